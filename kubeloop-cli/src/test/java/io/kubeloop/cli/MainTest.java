@@ -1,0 +1,57 @@
+package io.kubeloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class MainTest {
+
+    private final PrintStream originalOut = System.out;
+    private final PrintStream originalErr = System.err;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void capture() {
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+    }
+
+    @Test
+    void versionPrintsTheProjectVersionAndTheRuntime() {
+        assertThat(Main.run("version")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .startsWith("kubeloop 0.")
+                .doesNotContain("${project.version}")
+                .contains("Java " + Runtime.version().feature());
+    }
+
+    @Test
+    void versionFlagMatchesVersionCommand() {
+        assertThat(Main.run("--version")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8).strip()).isEqualTo(VersionCommand.describe());
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        assertThat(Main.run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: kubeloop").contains("version");
+    }
+
+    @Test
+    void unknownCommandFailsWithAClearMessage() {
+        assertThat(Main.run("frobnicate")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unmatched argument").contains("frobnicate");
+    }
+}
