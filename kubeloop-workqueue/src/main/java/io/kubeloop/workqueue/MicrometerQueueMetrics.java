@@ -7,11 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * client-go's work-queue metrics through Micrometer. With a Prometheus registry the names are exactly
@@ -23,27 +22,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>client-go refreshes the two "work in progress" gauges from a 500 ms ticker thread; here they are
  * computed when the registry reads them, which needs no thread and is never stale.
  */
-final class MicrometerQueueMetrics<T> implements QueueMetrics<T> {
+final class MicrometerQueueMetrics implements QueueMetrics {
 
     /** client-go's duration buckets: exponential from 1e-6 s, factor 10, 10 buckets. */
     static final Duration[] DURATION_BUCKETS = durationBuckets();
 
     private final MeterRegistry registry;
-    private final Clock clock;
     private final AtomicLong depth = new AtomicLong();
     private final Counter adds;
     private final Counter retries;
     private final Timer queueDuration;
     private final Timer workDuration;
     private final List<Meter> gauges;
-    /** Touched only by the hooks, which the queue calls under its lock. */
-    private final HashMap<T, Long> addedAt = new HashMap<>();
-    /** Written by the hooks, read by the registry's scrape thread. */
-    private final ConcurrentHashMap<T, Long> startedAt = new ConcurrentHashMap<>();
+    private final Supplier<InFlightAges> inFlight;
 
-    MicrometerQueueMetrics(String name, MeterRegistry registry, Clock clock) {
+    MicrometerQueueMetrics(String name, MeterRegistry registry, Supplier<InFlightAges> inFlight) {
         this.registry = registry;
-        this.clock = clock;
+        this.inFlight = inFlight;
         Tags tags = Tags.of("name", name);
         this.adds = Counter.builder("workqueue.adds")
                 .description("Total number of adds handled by workqueue")
@@ -74,29 +69,25 @@ final class MicrometerQueueMetrics<T> implements QueueMetrics<T> {
     }
 
     @Override
-    public void add(T item) {
+    public boolean enabled() {
+        return true;
+    }
+
+    @Override
+    public void add() {
         adds.increment();
         depth.incrementAndGet();
-        addedAt.putIfAbsent(item, clock.nanoTime());
     }
 
     @Override
-    public void get(T item) {
+    public void get(long queuedNanos) {
         depth.decrementAndGet();
-        long now = clock.nanoTime();
-        Long added = addedAt.remove(item);
-        if (added != null) {
-            queueDuration.record(now - added, TimeUnit.NANOSECONDS);
-        }
-        startedAt.put(item, now);
+        queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
-    public void done(T item) {
-        Long started = startedAt.remove(item);
-        if (started != null) {
-            workDuration.record(clock.nanoTime() - started, TimeUnit.NANOSECONDS);
-        }
+    public void done(long workNanos) {
+        workDuration.record(workNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -110,21 +101,11 @@ final class MicrometerQueueMetrics<T> implements QueueMetrics<T> {
     }
 
     double unfinishedWorkSeconds() {
-        long now = clock.nanoTime();
-        long total = 0;
-        for (long started : startedAt.values()) {
-            total += now - started;
-        }
-        return total / 1e9;
+        return inFlight.get().totalNanos() / 1e9;
     }
 
     double longestRunningProcessorSeconds() {
-        long now = clock.nanoTime();
-        long longest = 0;
-        for (long started : startedAt.values()) {
-            longest = Math.max(longest, now - started);
-        }
-        return longest / 1e9;
+        return inFlight.get().longestNanos() / 1e9;
     }
 
     private static Duration[] durationBuckets() {

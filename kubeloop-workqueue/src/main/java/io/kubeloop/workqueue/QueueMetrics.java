@@ -1,20 +1,22 @@
 package io.kubeloop.workqueue;
 
 /**
- * Hooks through which a queue reports to its metrics. The queue calls {@link #add}, {@link #get} and
- * {@link #done} while holding its lock, so an implementation sees them in queue order and needs no lock of
- * its own for state that only these hooks touch.
+ * Hooks through which a queue reports to its metrics. Durations are measured by the queue, on its clock, and
+ * only when {@link #enabled()}; a queue without metrics makes no clock reads for them.
  */
-interface QueueMetrics<T> {
+interface QueueMetrics {
 
-    /** {@code item} became dirty (a non-deduplicated add). */
-    void add(T item);
+    /** False for {@link #NOOP}: the queue skips the clock reads that feed the other hooks. */
+    boolean enabled();
 
-    /** {@code item} was handed to a worker. */
-    void get(T item);
+    /** An item became dirty (an add that was not deduplicated). */
+    void add();
 
-    /** {@code item}'s worker finished with it. */
-    void done(T item);
+    /** An item was handed to a worker after waiting {@code queuedNanos} since it became dirty. */
+    void get(long queuedNanos);
+
+    /** A worker finished an item it had held for {@code workNanos}. */
+    void done(long workNanos);
 
     /** {@code addAfter} or {@code addRateLimited} was called. */
     void retry();
@@ -22,28 +24,29 @@ interface QueueMetrics<T> {
     /** The queue shut down; stop reporting gauges. */
     void shutDown();
 
+    /** What the in-progress gauges read: the summed and the longest age of the items being processed. */
+    record InFlightAges(long totalNanos, long longestNanos) {}
+
     /** The metrics of a queue without a registry: nothing at all. */
-    @SuppressWarnings("unchecked")
-    static <T> QueueMetrics<T> noop() {
-        return (QueueMetrics<T>) Noop.INSTANCE;
-    }
-
-    enum Noop implements QueueMetrics<Object> {
-        INSTANCE;
+    QueueMetrics NOOP = new QueueMetrics() {
+        @Override
+        public boolean enabled() {
+            return false;
+        }
 
         @Override
-        public void add(Object item) {}
+        public void add() {}
 
         @Override
-        public void get(Object item) {}
+        public void get(long queuedNanos) {}
 
         @Override
-        public void done(Object item) {}
+        public void done(long workNanos) {}
 
         @Override
         public void retry() {}
 
         @Override
         public void shutDown() {}
-    }
+    };
 }

@@ -77,13 +77,10 @@ public final class WorkQueueBuilder<T> {
     }
 
     private DefaultWorkQueue<T> create() {
-        QueueMetrics<T> metrics = meterRegistry != null && !name.isEmpty()
-                ? new MicrometerQueueMetrics<>(name, meterRegistry, clock)
-                : QueueMetrics.noop();
         RateLimiter<T> limiter = rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
         ThreadFactory threads = timerThreadFactory != null
                 ? timerThreadFactory
                 : Thread.ofVirtual().name("workqueue-" + (name.isEmpty() ? "unnamed" : name) + "-timer").factory();
-        return new DefaultWorkQueue<>(name, clock, limiter, metrics, threads);
+        return new DefaultWorkQueue<>(name, clock, limiter, meterRegistry, threads);
     }
 }
