@@ -9,8 +9,14 @@ import io.kubeloop.workqueue.TestThreads.CountingThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -232,6 +238,51 @@ class DelayingQueueTest {
         assertThat(List.of(q.get(), q.get())).containsExactly("a", "b");
     }
 
+    /**
+     * Random offers (with re-offers of the same items) and steps, checked against a model of the waiting heap:
+     * an item keeps its earliest ready time, the offer that set it fixes its place among equal times, and each
+     * step releases exactly the items whose time has come, in (ready time, offer) order.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 42, 1234, 99_999})
+    void randomOffersAndStepsReleaseItemsExactlyAsAModelOfTheHeapPredicts(long seed) throws InterruptedException {
+        Random random = new Random(seed);
+        record Waiting(long readyAt, long seq) {}
+        Map<String, Waiting> model = new HashMap<>();
+        long[] now = {0};
+        long[] seq = {0};
+        BiConsumer<String, Long> offer = (item, delayMillis) -> {
+            q.addAfter(item, Duration.ofMillis(delayMillis));
+            long readyAt = now[0] + delayMillis;
+            Waiting w = model.get(item);
+            if (w == null || readyAt < w.readyAt()) {
+                model.put(item, new Waiting(readyAt, seq[0]++));
+            }
+        };
+        for (int round = 0; round < 12; round++) {
+            for (int i = 0; i < 25; i++) {
+                offer.accept("item-" + random.nextInt(12), 1L + random.nextInt(20));
+            }
+            long stepMillis = 1 + random.nextInt(15);
+            String sentinel = "sentinel-" + round;
+            offer.accept(sentinel, stepMillis);
+            now[0] += stepMillis;
+            List<String> expected = model.entrySet().stream()
+                    .filter(e -> e.getValue().readyAt() <= now[0])
+                    .sorted(Comparator.comparingLong((Map.Entry<String, Waiting> e) -> e.getValue().readyAt())
+                            .thenComparingLong(e -> e.getValue().seq()))
+                    .map(Map.Entry::getKey)
+                    .toList();
+            expected.forEach(model::remove);
+
+            step(Duration.ofMillis(stepMillis));
+            assertThat(takeUntil(sentinel)).as("round %d", round).containsExactlyElementsOf(expected);
+            if (!model.isEmpty()) {
+                assertNothingElseAdded();
+            }
+        }
+    }
+
     // ---- waiting is independent of the dirty set
 
     @Test
@@ -298,6 +349,41 @@ class DelayingQueueTest {
                 .map(Offer::item)
                 .toList();
         assertThat(out).containsExactlyElementsOf(expected);
+        assertThat(timerThreads.created()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentAddAfterCallsWhileTheClockMovesLoseNoItem() throws Exception {
+        int producers = 4;
+        int perProducer = 2_000;
+        List<TestThreads.Call<Void>> calls = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            int producer = p;
+            calls.add(TestThreads.start(TestThreads.Kind.VIRTUAL, () -> {
+                for (int i = 0; i < perProducer; i++) {
+                    q.addAfter("p" + producer + "-" + i, Duration.ofMillis((i * 31L + producer) % 100));
+                }
+                return null;
+            }));
+        }
+        Set<String> got = ConcurrentHashMap.newKeySet();
+        TestThreads.Call<Void> consumer = TestThreads.start(() -> {
+            for (String item; (item = q.get()) != null; ) {
+                got.add(item);
+                q.done(item);
+            }
+            return null;
+        });
+        for (int i = 0; i < 200; i++) {
+            clock.step(Duration.ofMillis(1));
+        }
+        for (TestThreads.Call<Void> c : calls) {
+            c.join();
+        }
+        clock.step(Duration.ofMillis(100));
+        eventually().until(() -> got.size() == producers * perProducer);
+        q.shutDown();
+        consumer.join();
         assertThat(timerThreads.created()).isEqualTo(1);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.kubeloop.workqueue.TestThreads.Call;
 import io.kubeloop.workqueue.TestThreads.Kind;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -129,6 +130,25 @@ class WorkQueueTest {
         q.done(new String("ns/name"));
         assertThat(q.len()).isEqualTo(1);
         assertThat(q.get()).isEqualTo(got);
+    }
+
+    /** A key type without interning, so that the queue's own references are the only ones left. */
+    private record Key(String name) {}
+
+    @Test
+    void anItemIsNotRetainedByTheQueueAfterDone() throws InterruptedException {
+        WorkQueue<Key> q = WorkQueue.<Key>builder().build();
+        Key key = new Key("ns/name");
+        WeakReference<Key> ref = new WeakReference<>(key);
+        q.add(key);
+        q.add(new Key("other"));
+        q.done(q.get());
+        key = null;
+        eventually().until(() -> {
+            System.gc();
+            return ref.get() == null;
+        });
+        assertThat(q.len()).isEqualTo(1);
     }
 
     // ---- blocking get
