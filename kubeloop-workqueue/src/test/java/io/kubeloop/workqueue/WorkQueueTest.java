@@ -87,9 +87,9 @@ class WorkQueueTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
-    void singleThreadedScenario(String description, String steps) throws InterruptedException {
+    void aSingleThreadedScenarioGivesClientGosResults(String description, String steps) throws InterruptedException {
         WorkQueue<String> q = newQueue();
-        List<String> done = new ArrayList<>();
+        List<String> executed = new ArrayList<>();
         for (String step : steps.split(",\\s*")) {
             String[] parts = step.trim().split("\\s+");
             String op = parts[0];
@@ -97,17 +97,17 @@ class WorkQueueTest {
             switch (op) {
                 case "add" -> q.add(arg);
                 case "get" -> assertThat(q.get())
-                        .as("after %s: %s", done, step)
+                        .as("after %s: %s", executed, step)
                         .isEqualTo("null".equals(arg) ? null : arg);
                 case "done" -> q.done(arg);
-                case "len" -> assertThat(q.len()).as("after %s: %s", done, step).isEqualTo(Integer.parseInt(arg));
+                case "len" -> assertThat(q.len()).as("after %s: %s", executed, step).isEqualTo(Integer.parseInt(arg));
                 case "shutdown" -> q.shutDown();
                 case "shuttingDown" -> assertThat(q.shuttingDown())
-                        .as("after %s: %s", done, step)
+                        .as("after %s: %s", executed, step)
                         .isEqualTo(Boolean.parseBoolean(arg));
                 default -> throw new IllegalArgumentException("unknown step " + step);
             }
-            done.add(step);
+            executed.add(step);
         }
     }
 
