@@ -89,8 +89,10 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private int inFlight;
     /** Written under {@code lock}; read without it as a fast path. */
     private volatile boolean shuttingDown;
-    /** A {@link #shutDownWithDrain} is waiting. */
-    private boolean drain;
+    /** How many {@link #shutDownWithDrain} calls are waiting. */
+    private int drainWaiters;
+    /** Incremented by every {@link #shutDown()}: a drain that sees it change has been released. */
+    private long shutDownCalls;
 
     private final ReentrantLock delayLock = new ReentrantLock();
     /** Signalled when the earliest ready time moves earlier, and on shutdown. */
@@ -197,6 +199,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     @Override
     public void done(T item) {
+        Objects.requireNonNull(item, "item");
         lock.lock();
         try {
             Node<T> node = nodes.get(item);
@@ -210,7 +213,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
                 enqueue(node);
             } else {
                 nodes.remove(item);
-                if (drain && nodes.isEmpty()) {
+                if (drainWaiters > 0 && nodes.isEmpty()) {
                     drained.signalAll();
                 }
             }
@@ -284,8 +287,9 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     public void shutDown() {
         lock.lock();
         try {
-            drain = false; // releases a waiting shutDownWithDrain, as in client-go
+            shutDownCalls++; // releases every waiting shutDownWithDrain, as in client-go
             markShuttingDown();
+            metrics.shutDown();
         } finally {
             lock.unlock();
         }
@@ -298,14 +302,23 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         long deadline = deadlineAfter(timeout);
         lock.lock();
         try {
-            drain = true;
             markShuttingDown();
-            while (drain && !nodes.isEmpty() && deadline - clock.nanoTime() > 0) {
-                clock.awaitUntil(lock, drained, deadline);
+            long released = shutDownCalls;
+            drainWaiters++;
+            try {
+                // Each drain honours its own deadline; only shutDown() ends all of them early.
+                while (released == shutDownCalls && !nodes.isEmpty() && deadline - clock.nanoTime() > 0) {
+                    clock.awaitUntil(lock, drained, deadline);
+                }
+            } finally {
+                drainWaiters--;
             }
-            return nodes.isEmpty();
+            boolean empty = nodes.isEmpty();
+            if (drainWaiters == 0) {
+                metrics.shutDown();
+            }
+            return empty;
         } finally {
-            drain = false;
             lock.unlock();
             stopTimer();
         }
@@ -318,10 +331,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     /** Caller holds {@code lock}. */
     private void markShuttingDown() {
-        if (!shuttingDown) {
-            shuttingDown = true;
-            metrics.shutDown();
-        }
+        shuttingDown = true;
         itemQueued.signalAll();
         drained.signalAll();
     }

@@ -77,10 +77,16 @@ public final class FakeClock implements Clock {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("a fake clock only moves forward, not by " + duration);
         }
+        long stepNanos;
+        try {
+            stepNanos = duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            throw new IllegalArgumentException("a fake clock steps at most about 292 years, not " + duration);
+        }
         List<Waiter> due = new ArrayList<>();
         lock.lock();
         try {
-            nanos += duration.toNanos();
+            nanos += stepNanos;
             wallTime = wallTime.plus(duration);
             for (Waiter w : waiters) {
                 if (w.deadlineNanos - nanos <= 0) {

@@ -97,7 +97,7 @@ final class MicrometerQueueMetrics implements QueueMetrics {
 
     @Override
     public void shutDown() {
-        gauges.forEach(registry::remove);
+        gauges.forEach(registry::remove); // removing an absent meter is a no-op
     }
 
     double unfinishedWorkSeconds() {

@@ -21,7 +21,7 @@ interface QueueMetrics {
     /** {@code addAfter} or {@code addRateLimited} was called. */
     void retry();
 
-    /** The queue shut down; stop reporting gauges. */
+    /** The queue shut down (and drained, if it drains); stop reporting gauges. Idempotent. */
     void shutDown();
 
     /** What the in-progress gauges read: the summed and the longest age of the items being processed. */

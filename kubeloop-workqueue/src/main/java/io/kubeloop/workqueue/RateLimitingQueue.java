@@ -15,6 +15,10 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
     /** Clears the rate limiter's failure history for {@code item}; the item must still be {@link #done}. */
     void forget(T item);
 
-    /** How many times {@code item} has been re-queued by {@link #addRateLimited} since it was forgotten. */
+    /**
+     * How many failures the rate limiter has recorded for {@code item} since it was last forgotten: one per
+     * {@link #addRateLimited} call (even after shutdown, when the item itself is no longer queued), as in
+     * client-go.
+     */
     int numRequeues(T item);
 }

@@ -58,6 +58,8 @@ public interface WorkQueue<T> {
     /**
      * Marks {@code item} as processed. If it was added again while being processed, it goes back on the
      * queue now. Calling {@code done} for an item that is not being processed has no effect.
+     *
+     * @throws NullPointerException if {@code item} is null
      */
     void done(T item);
 
@@ -81,8 +83,12 @@ public interface WorkQueue<T> {
      * for; they are dropped, as in client-go.
      *
      * @param timeout how long to wait, on the queue's {@link Clock}
-     * @return {@code true} if the queue drained, {@code false} if the timeout passed first (the queue is
-     *     then shut down as by {@link #shutDown()})
+     * <p>Several threads may drain at once; each waits until the drain or its own timeout. A
+     * {@link #shutDown()} releases all of them at once, as in client-go. The queue's gauges are removed
+     * from the meter registry when the last drain returns.
+     *
+     * @return {@code true} if the queue drained, {@code false} if the timeout passed first or a
+     *     {@link #shutDown()} released the wait; either way the queue stays shut down
      * @throws InterruptedException if the thread is interrupted while waiting (the queue stays shut down)
      */
     boolean shutDownWithDrain(Duration timeout) throws InterruptedException;

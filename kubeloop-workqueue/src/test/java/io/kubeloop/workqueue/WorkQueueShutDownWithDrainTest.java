@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -209,9 +208,6 @@ class WorkQueueShutDownWithDrainTest {
      * after the step wakes both, so the scenario is repeated on fresh queues.
      */
     @Test
-    @Disabled("BUG: a drain that times out clears the shared drain flag, so a concurrent drain with a longer"
-            + " timeout that wakes afterwards returns false early (DefaultWorkQueue.shutDownWithDrain, finally"
-            + " { drain = false; })")
     void aDrainThatTimesOutDoesNotCutShortAConcurrentDrainWithALongerTimeout() throws Exception {
         for (int attempt = 0; attempt < 200; attempt++) {
             FakeClock clock = new FakeClock();

@@ -112,9 +112,10 @@ class WorkQueueTest {
     }
 
     @Test
-    void addingNullThrowsNullPointerException() {
+    void addingOrFinishingNullThrowsNullPointerException() {
         WorkQueue<String> q = newQueue();
-        assertThatThrownBy(() -> q.add(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> q.add(null)).isInstanceOf(NullPointerException.class).hasMessage("item");
+        assertThatThrownBy(() -> q.done(null)).isInstanceOf(NullPointerException.class).hasMessage("item");
         assertThat(q.len()).isZero();
     }
 
