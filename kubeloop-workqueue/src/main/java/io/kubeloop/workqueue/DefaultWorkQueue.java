@@ -3,21 +3,26 @@ package io.kubeloop.workqueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.kubeloop.workqueue.QueueNode.NEW;
+import static io.kubeloop.workqueue.QueueNode.PROCESSING;
+import static io.kubeloop.workqueue.QueueNode.PROCESSING_DIRTY;
+import static io.kubeloop.workqueue.QueueNode.QUEUED;
+
 /**
  * The one implementation behind {@link WorkQueue}, {@link DelayingQueue} and {@link RateLimitingQueue}.
  *
  * <p><b>Design.</b> client-go (and the official Java client) keep a FIFO list plus two hash sets, dirty
  * and processing, so one add–get–done cycle costs about seven hash operations and three allocations. Here
- * every item that needs processing or is being processed has one {@link Node} in one map; the node
- * <em>is</em> the FIFO link (an intrusive list) and carries the item's state, so a cycle costs two map
- * traversals and one allocation, and the lock is held for a few dozen instructions.
+ * every item that needs processing or is being processed has one {@link QueueNode} in one
+ * {@link NodeTable}; the node <em>is</em> the FIFO link (an intrusive list) and carries the item's state,
+ * so a cycle costs two table probes and one allocation, and the lock is held for a few dozen
+ * instructions.
  *
  * <p><b>Item states</b> (client-go's sets in brackets):
  * <pre>
@@ -28,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Invariants</b>, under {@code lock}:
  * <ul>
- *   <li>{@code nodes} maps exactly the items that are dirty or being processed;</li>
+ *   <li>{@code nodes} holds exactly the items that are dirty or being processed;</li>
  *   <li>a node is linked in the ready list ({@code head} … {@code tail}, {@code readyCount} long) if and
  *       only if its state is {@code QUEUED}, so no item is queued twice or handed to two workers;</li>
  *   <li>with metrics on, a node is linked in the in-flight list ({@code oldest} … {@code newest}, ordered by
@@ -42,30 +47,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
-    private static final int QUEUED = 0;
-    private static final int PROCESSING = 1;
-    private static final int PROCESSING_DIRTY = 2;
-    /** A node just created by {@code computeIfAbsent}, not yet queued. */
-    private static final int NEW = -1;
-
-    /** An item that needs processing or is being processed. All fields guarded by {@code lock}. */
-    private static final class Node<T> {
-        final T item;
-        int state = NEW;
-        /** Next in the ready list. */
-        Node<T> next;
-        /** Metrics only: when the item last became dirty. */
-        long dirtySince;
-        /** Metrics only: when the current worker took it, and its neighbours in the in-flight list. */
-        long startedAt;
-        Node<T> olderInFlight;
-        Node<T> newerInFlight;
-
-        Node(T item) {
-            this.item = item;
-        }
-    }
-
     private final String name;
     private final Clock clock;
     private final RateLimiter<T> rateLimiter;
@@ -77,14 +58,14 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private final Condition itemQueued = lock.newCondition();
     /** Signalled (all) when {@code nodes} becomes empty while a drain waits, and on shutdown. */
     private final Condition drained = lock.newCondition();
-    private final HashMap<T, Node<T>> nodes = new HashMap<>();
-    private Node<T> head;
-    private Node<T> tail;
+    private final NodeTable<T> nodes = new NodeTable<>();
+    private QueueNode<T> head;
+    private QueueNode<T> tail;
     private int readyCount;
     /** Getters blocked in {@link #get()}: a queued item signals only when someone waits. */
     private int waitingGetters;
-    private Node<T> oldest;
-    private Node<T> newest;
+    private QueueNode<T> oldest;
+    private QueueNode<T> newest;
     private long startedSum;
     private int inFlight;
     /** Written under {@code lock}; read without it as a fast path. */
@@ -125,7 +106,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (shuttingDown) {
                 return;
             }
-            Node<T> node = nodes.computeIfAbsent(item, Node::new);
+            QueueNode<T> node = nodes.getOrCreate(item);
             switch (node.state) {
                 case NEW -> {
                     markDirty(node);
@@ -143,7 +124,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     }
 
     /** Caller holds {@code lock}. */
-    private void markDirty(Node<T> node) {
+    private void markDirty(QueueNode<T> node) {
         if (metrics.enabled()) {
             node.dirtySince = clock.nanoTime();
             metrics.add();
@@ -151,7 +132,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     }
 
     /** Caller holds {@code lock}. */
-    private void enqueue(Node<T> node) {
+    private void enqueue(QueueNode<T> node) {
         node.state = QUEUED;
         if (tail == null) {
             head = node;
@@ -177,7 +158,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
                     waitingGetters--;
                 }
             }
-            Node<T> node = head;
+            QueueNode<T> node = head;
             if (node == null) {
                 return null; // shutting down and empty
             }
@@ -202,7 +183,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         Objects.requireNonNull(item, "item");
         lock.lock();
         try {
-            Node<T> node = nodes.get(item);
+            QueueNode<T> node = nodes.get(item);
             if (node == null || node.state == QUEUED) {
                 return; // not being processed
             }
@@ -212,7 +193,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (node.state == PROCESSING_DIRTY) {
                 enqueue(node);
             } else {
-                nodes.remove(item);
+                nodes.remove(node);
                 if (drainWaiters > 0 && nodes.isEmpty()) {
                     drained.signalAll();
                 }
@@ -223,7 +204,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     }
 
     /** Metrics: caller holds {@code lock}; appends {@code node} to the in-flight list. */
-    private void startProcessing(Node<T> node) {
+    private void startProcessing(QueueNode<T> node) {
         long now = clock.nanoTime();
         metrics.get(now - node.dirtySince);
         node.startedAt = now;
@@ -239,10 +220,10 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     }
 
     /** Metrics: caller holds {@code lock}; unlinks {@code node} from the in-flight list. */
-    private void finishProcessing(Node<T> node) {
+    private void finishProcessing(QueueNode<T> node) {
         metrics.done(clock.nanoTime() - node.startedAt);
-        Node<T> older = node.olderInFlight;
-        Node<T> newer = node.newerInFlight;
+        QueueNode<T> older = node.olderInFlight;
+        QueueNode<T> newer = node.newerInFlight;
         if (older == null) {
             oldest = newer;
         } else {
