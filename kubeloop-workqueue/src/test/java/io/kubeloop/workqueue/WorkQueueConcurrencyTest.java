@@ -447,6 +447,64 @@ class WorkQueueConcurrencyTest {
     }
 
     /**
+     * Producers call addAfter concurrently on a fake clock, several times per key with different delays. Stepping
+     * one second at a time, every key arrives exactly once, at its shortest delay (a shorter delay replaces a
+     * longer one, a longer one never postpones a shorter one), however the offers interleaved.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void concurrentAddAfterOnAFakeClockDeliversEachKeyOnceAtItsShortestDelay(Kind kind) throws Exception {
+        int keySpace = 200;
+        int maxDelaySeconds = 40;
+        SettlingClock clock = new SettlingClock(kind.builder());
+        DelayingQueue<String> queue = WorkQueue.<String>builder()
+                .clock(clock).timerThreadFactory(clock::newTimerThread).buildDelaying();
+        String[] keys = keys(keySpace);
+        ConcurrentHashMap<String, Integer> shortest = new ConcurrentHashMap<>();
+        Failures failures = new Failures();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> producers = new ArrayList<>();
+        try {
+            for (int p = 0; p < 4; p++) {
+                int producer = p;
+                producers.add(kind.start("producer-" + p, failures, () -> {
+                    Random random = new Random(1000 + producer);
+                    assertThat(go.await(10, TimeUnit.SECONDS)).isTrue();
+                    for (int j = 0; j < 500; j++) {
+                        String key = keys[random.nextInt(keySpace)];
+                        int seconds = 1 + random.nextInt(maxDelaySeconds);
+                        shortest.merge(key, seconds, Math::min);
+                        queue.addAfter(key, Duration.ofSeconds(seconds));
+                    }
+                }));
+            }
+            go.countDown();
+            joinAll(producers, JOIN_TIMEOUT);
+            failures.assertNone();
+            assertThat(queue.len()).as("nothing is ready before time passes").isZero();
+
+            Map<String, Integer> arrivedAt = new HashMap<>();
+            for (int t = 1; t <= maxDelaySeconds + 1; t++) {
+                int now = t;
+                clock.step(Duration.ofSeconds(1), shortest.containsValue(now));
+                int ready = queue.len();
+                for (int n = 0; n < ready; n++) {
+                    String key = queue.get();
+                    assertThat(arrivedAt.put(key, now)).as("%s arrived twice", key).isNull();
+                    queue.done(key);
+                }
+            }
+            assertThat(arrivedAt).isEqualTo(new HashMap<>(shortest));
+            assertThat(queue.len()).isZero();
+        } finally {
+            queue.shutDown();
+        }
+        if (clock.timer() != null) {
+            joinAll(List.of(clock.timer()), JOIN_TIMEOUT);
+        }
+    }
+
+    /**
      * Producers keep calling addAfter with tiny delays (and add) while the queue shuts down: no thread gets
      * stuck on the queue's two locks, workers end on null, the timer thread ends, nothing is added afterwards.
      */
