@@ -340,7 +340,8 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (waiting.offer(item, readyAt)) {
                 waitingChanged.signal();
             }
-            if (timer == null) {
+            if (timer == null || !timer.isAlive()) {
+                // First delay, or the old timer died (an Error): never leave waiting items without one.
                 timer = timerThreadFactory.newThread(this::runTimer);
                 timer.start();
             }
@@ -349,7 +350,12 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         }
     }
 
-    /** The timer thread: moves waiting items to the queue when their time comes. */
+    /**
+     * The timer thread: moves waiting items to the queue when their time comes. It runs until
+     * {@link #stopTimer()}: an interrupt does not end it (waiting items must not be stranded), and an
+     * exception from an item's {@code hashCode} or {@code equals} goes to the thread's uncaught-exception
+     * handler and costs only that item.
+     */
     private void runTimer() {
         List<T> due = new ArrayList<>();
         delayLock.lock();
@@ -360,18 +366,29 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
                     due.add(waiting.poll());
                 }
                 if (!due.isEmpty()) {
-                    due.forEach(this::add);
+                    due.forEach(this::addFromTimer);
                     due.clear();
                     continue;
                 }
                 long deadline = waiting.isEmpty() ? Long.MAX_VALUE : waiting.peekReadyAt();
-                clock.awaitUntil(delayLock, waitingChanged, deadline);
+                try {
+                    clock.awaitUntil(delayLock, waitingChanged, deadline);
+                } catch (InterruptedException ignored) {
+                    // Only stopTimer() ends this thread; the loop re-checks timerStopped.
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             waiting.clear();
             delayLock.unlock();
+        }
+    }
+
+    private void addFromTimer(T item) {
+        try {
+            add(item);
+        } catch (RuntimeException e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
         }
     }
 

@@ -34,10 +34,12 @@ final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
         // merge is atomic per key: concurrent failures of one item each see a distinct count.
         int exponent = failures.merge(item, 1, ItemExponentialFailureRateLimiter::saturatingAdd) - 1;
         double backoff = baseNanos * Math.pow(2, exponent);
-        if (backoff >= maxNanos) {
-            return max;
+        if (backoff >= 0x1p63) {
+            return max; // beyond the longest duration in nanoseconds
         }
-        return Duration.ofNanos((long) backoff);
+        // Compare as integers, as client-go does: above 2^53 a double cannot tell max from max - 1.
+        long nanos = (long) backoff;
+        return nanos >= maxNanos ? max : Duration.ofNanos(nanos);
     }
 
     @Override

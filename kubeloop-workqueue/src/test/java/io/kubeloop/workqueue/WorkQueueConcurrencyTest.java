@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -519,8 +518,6 @@ class WorkQueueConcurrencyTest {
      * clears the waiting items, and is never restarted: every later addAfter / addRateLimited is accepted and
      * silently never delivered, while the queue is not shut down.
      */
-    @Disabled("BUG: an interrupted timer thread exits for good (DefaultWorkQueue.runTimer catch InterruptedException); "
-            + "later addAfter items are silently never delivered")
     @ParameterizedTest
     @EnumSource(Kind.class)
     void delayedItemsStillArriveAfterTheTimerThreadIsInterrupted(Kind kind) throws Exception {

@@ -392,8 +392,6 @@ class WorkQueueProperties {
      * base × 2^(n-1) (possible once that exceeds 2^53 ns ≈ 104 days), the delay is max instead of
      * base × 2^(n-1). client-go compares in int64 and returns base × 2^(n-1).
      */
-    @Disabled("BUG: ItemExponentialFailureRateLimiter compares backoff with max as doubles: max = base*2^k + 1 ns "
-            + "(> 2^53 ns) yields max, not base*2^k")
     @Property(tries = 200)
     void exponentialDelayNeverExceedsExactDoublingJustBelowMax(
             @ForAll @LongRange(min = 1_000_000L, max = SECOND) long baseNanos,
