@@ -1,0 +1,81 @@
+package io.kubeloop.model;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything kubeloop needs to know about one served resource: its names (kind, plural, singular, short
+ * names), scope, verbs, categories and subresources. The embedded API server derives its URLs, discovery
+ * documents and OpenAPI from these; the client and informers use them to build request paths.
+ *
+ * @param gvk the kind and the version served
+ * @param plural the resource name in URLs ({@code pods})
+ * @param singular the singular name ({@code pod})
+ * @param namespaced whether objects live in a namespace
+ * @param shortNames kubectl's abbreviations ({@code po})
+ * @param categories groups such as {@code all}
+ * @param verbs the verbs of the main resource, in discovery order
+ * @param subresources {@code status} and/or {@code scale}
+ */
+public record ResourceType(
+        GroupVersionKind gvk,
+        String plural,
+        String singular,
+        boolean namespaced,
+        List<String> shortNames,
+        List<String> categories,
+        List<String> verbs,
+        Set<String> subresources) {
+
+    /** The verbs of an ordinary resource, in kube-apiserver's discovery order. */
+    public static final List<String> ALL_VERBS =
+            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+
+    public static final String STATUS = "status";
+    public static final String SCALE = "scale";
+
+    public ResourceType {
+        Objects.requireNonNull(gvk, "gvk");
+        Objects.requireNonNull(plural, "plural");
+        Objects.requireNonNull(singular, "singular");
+        shortNames = List.copyOf(shortNames);
+        categories = List.copyOf(categories);
+        verbs = List.copyOf(verbs);
+        subresources = Set.copyOf(subresources);
+    }
+
+    public String group() {
+        return gvk.group();
+    }
+
+    public String version() {
+        return gvk.version();
+    }
+
+    public String kind() {
+        return gvk.kind();
+    }
+
+    /** The kind of a list of these objects: {@code PodList}. */
+    public String listKind() {
+        return gvk.kind() + "List";
+    }
+
+    public GroupVersionResource gvr() {
+        return new GroupVersionResource(gvk.group(), gvk.version(), plural);
+    }
+
+    /** {@code pods} for the core group, {@code deployments.apps} otherwise: kubectl's fully qualified name. */
+    public String qualifiedName() {
+        return gvk.group().isEmpty() ? plural : plural + "." + gvk.group();
+    }
+
+    public boolean hasStatus() {
+        return subresources.contains(STATUS);
+    }
+
+    public boolean hasScale() {
+        return subresources.contains(SCALE);
+    }
+}

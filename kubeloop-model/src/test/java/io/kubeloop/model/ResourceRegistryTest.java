@@ -1,0 +1,116 @@
+package io.kubeloop.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class ResourceRegistryTest {
+
+    private final ResourceRegistry registry = ResourceRegistry.builtIn();
+
+    @ParameterizedTest(name = "{0} resolves to {1}")
+    @CsvSource({
+        "po, pods", "pod, pods", "pods, pods", "Pod, pods", "PODS, pods",
+        "ns, namespaces", "no, nodes", "svc, services", "ep, endpoints", "cm, configmaps", "sa, serviceaccounts",
+        "deploy, deployments.apps", "deployments.apps, deployments.apps", "deploy.apps, deployments.apps",
+        "rs, replicasets.apps", "sts, statefulsets.apps", "ds, daemonsets.apps", "lease, leases.coordination.k8s.io",
+        // Both core/v1 and events.k8s.io/v1 serve "events"; kubectl picks the core group for the short name.
+        "ev, events", "events, events", "events.events.k8s.io, events.events.k8s.io",
+    })
+    void resolvesTheNamesKubectlAccepts(String name, String qualified) {
+        assertThat(registry.resolve(name)).map(ResourceType::qualifiedName).hasValue(qualified);
+    }
+
+    @Test
+    void unknownNamesResolveToNothing() {
+        assertThat(registry.resolve("widgets")).isEmpty();
+        assertThat(registry.resolve("pods.apps")).isEmpty();
+    }
+
+    @Test
+    void builtInTypesCarryDiscoveryFacts() {
+        ResourceType pods = registry.byResource("", "pods").orElseThrow();
+        assertThat(pods.gvk()).isEqualTo(new GroupVersionKind("", "v1", "Pod"));
+        assertThat(pods.namespaced()).isTrue();
+        assertThat(pods.listKind()).isEqualTo("PodList");
+        assertThat(pods.categories()).containsExactly("all");
+        assertThat(pods.hasStatus()).isTrue();
+        assertThat(pods.hasScale()).isFalse();
+
+        ResourceType deployments = registry.byKind(new GroupVersionKind("apps", "v1", "Deployment")).orElseThrow();
+        assertThat(deployments.plural()).isEqualTo("deployments");
+        assertThat(deployments.subresources()).containsExactlyInAnyOrder("status", "scale");
+        assertThat(deployments.gvr().groupVersion()).isEqualTo("apps/v1");
+
+        assertThat(registry.byResource("", "namespaces").orElseThrow().verbs()).doesNotContain("deletecollection");
+        assertThat(registry.byResource("", "nodes").orElseThrow().namespaced()).isFalse();
+        assertThat(registry.byResource("coordination.k8s.io", "leases").orElseThrow().namespaced()).isTrue();
+    }
+
+    @Test
+    void everyBuiltInResourceOfTheIssueIsServed() {
+        assertThat(registry.types()).extracting(ResourceType::qualifiedName).containsExactly(
+                "namespaces", "pods", "nodes", "services", "endpoints", "configmaps", "secrets",
+                "serviceaccounts", "events", "deployments.apps", "replicasets.apps", "statefulsets.apps",
+                "daemonsets.apps", "leases.coordination.k8s.io", "events.events.k8s.io");
+        assertThat(registry.groups()).containsExactly("", "apps", "coordination.k8s.io", "events.k8s.io");
+        assertThat(registry.typesIn("apps", "v1")).hasSize(4);
+    }
+
+    @Test
+    void byResourceWithAVersionMatchesOnlyTheServedVersion() {
+        assertThat(registry.byResource(new GroupVersionResource("apps", "v1", "deployments"))).isPresent();
+        assertThat(registry.byResource(new GroupVersionResource("apps", "v1beta1", "deployments"))).isEmpty();
+    }
+
+    @Test
+    void withAddsOrReplacesAndWithoutRemoves() {
+        ResourceType widgets = new ResourceType(new GroupVersionKind("example.com", "v1", "Widget"), "widgets",
+                "widget", true, List.of("wd"), List.of("all"), ResourceType.ALL_VERBS, Set.of("status"));
+        ResourceRegistry more = registry.with(widgets);
+        assertThat(more.resolve("wd")).hasValue(widgets);
+        assertThat(registry.resolve("wd")).as("the original is unchanged").isEmpty();
+        assertThat(more.groups()).endsWith("example.com");
+
+        ResourceType widgetsV2 = new ResourceType(new GroupVersionKind("example.com", "v2", "Widget"), "widgets",
+                "widget", true, List.of(), List.of(), ResourceType.ALL_VERBS, Set.of());
+        assertThat(more.with(widgetsV2).byResource("example.com", "widgets")).hasValue(widgetsV2);
+        assertThat(more.without("example.com", "widgets").resolve("widgets")).isEmpty();
+    }
+
+    @Test
+    void duplicateKindsAreRejectedWithTheirName() {
+        ResourceType pods2 = new ResourceType(new GroupVersionKind("", "v1", "Pod"), "pods2", "pod2", true,
+                List.of(), List.of(), ResourceType.ALL_VERBS, Set.of());
+        assertThatThrownBy(() -> registry.with(pods2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("v1, Kind=Pod");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"v1, '', v1", "apps/v1, apps, v1", "coordination.k8s.io/v1, coordination.k8s.io, v1"})
+    void groupVersionKindParsesApiVersions(String apiVersion, String group, String version) {
+        GroupVersionKind gvk = GroupVersionKind.of(apiVersion, "Thing");
+        assertThat(gvk.group()).isEqualTo(group);
+        assertThat(gvk.version()).isEqualTo(version);
+        assertThat(gvk.apiVersion()).isEqualTo(apiVersion);
+    }
+
+    @Test
+    void malformedApiVersionsAreRejectedByName() {
+        for (String bad : List.of("a/b/c", "/v1", "apps/")) {
+            assertThatThrownBy(() -> GroupVersionKind.of(bad, "X"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad);
+        }
+    }
+
+    @Test
+    void groupVersionResourcePrintsLikeKubeApiserver() {
+        assertThat(new GroupVersionResource("", "v1", "pods")).hasToString("/v1, Resource=pods");
+        assertThat(new GroupVersionResource("apps", "v1", "deployments")).hasToString("apps/v1, Resource=deployments");
+    }
+}
