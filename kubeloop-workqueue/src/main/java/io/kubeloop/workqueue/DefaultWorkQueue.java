@@ -1,5 +1,10 @@
 package io.kubeloop.workqueue;
 
+import static io.kubeloop.workqueue.QueueNode.NEW;
+import static io.kubeloop.workqueue.QueueNode.PROCESSING;
+import static io.kubeloop.workqueue.QueueNode.PROCESSING_DIRTY;
+import static io.kubeloop.workqueue.QueueNode.QUEUED;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,11 +13,6 @@ import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-
-import static io.kubeloop.workqueue.QueueNode.NEW;
-import static io.kubeloop.workqueue.QueueNode.PROCESSING;
-import static io.kubeloop.workqueue.QueueNode.PROCESSING_DIRTY;
-import static io.kubeloop.workqueue.QueueNode.QUEUED;
 
 /**
  * The one implementation behind {@link WorkQueue}, {@link DelayingQueue} and {@link RateLimitingQueue}.
