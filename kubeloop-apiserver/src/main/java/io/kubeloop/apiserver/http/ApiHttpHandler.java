@@ -1,0 +1,150 @@
+package io.kubeloop.apiserver.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.kubeloop.model.ResourceRegistry;
+import io.kubeloop.model.StatusReason;
+import io.kubeloop.model.Statuses;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The embedded API server's front door: routes {@code /version}, health, discovery and resource requests.
+ * Internal to kubeloop; use {@link io.kubeloop.apiserver.EmbeddedApiServer}.
+ *
+ * <p>Invariant: every request gets an answer — a handler that throws produces a 500 Status naming the
+ * error, and the server keeps serving.
+ */
+public final class ApiHttpHandler implements HttpHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiHttpHandler.class);
+    private static final List<String> HEALTH = List.of("/healthz", "/livez", "/readyz");
+
+    private final JsonMapper json;
+    private final Supplier<ResourceRegistry> registry;
+    private final Responses responses;
+    private final KubernetesVersion version;
+    private volatile String serverAddress = "127.0.0.1:0";
+
+    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry) {
+        this.json = json;
+        this.registry = registry;
+        this.responses = new Responses(json);
+        this.version = KubernetesVersion.SERVED;
+    }
+
+    /** The host:port clients reach this server at, reported by {@code GET /api}. */
+    public void serverAddress(String hostPort) {
+        this.serverAddress = hostPort;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            route(exchange);
+        } catch (RuntimeException e) {
+            log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            try {
+                responses.status(exchange, Statuses.failure(StatusReason.InternalError,
+                        "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+            } catch (IOException | RuntimeException ignored) {
+                // The response was already started; the client sees a truncated body.
+            }
+        }
+    }
+
+    private void route(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (path.equals("/version")) {
+            if (requireGet(exchange, method)) {
+                responses.json(exchange, 200, version.toJson(json));
+            }
+            return;
+        }
+        for (String h : HEALTH) {
+            if (path.equals(h) || path.startsWith(h + "/")) {
+                if (requireGet(exchange, method)) {
+                    health(exchange, h);
+                }
+                return;
+            }
+        }
+        if (path.equals("/api") || path.equals("/apis") || path.startsWith("/api/") || path.startsWith("/apis/")) {
+            api(exchange, method, path);
+            return;
+        }
+        responses.status(exchange, Statuses.routeNotFound());
+    }
+
+    private void health(HttpExchange exchange, String check) throws IOException {
+        String query = exchange.getRequestURI().getQuery();
+        if (query != null && query.contains("verbose")) {
+            String name = check.substring(1);
+            responses.text(exchange, 200, "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + name + " check passed\n",
+                    "text/plain; charset=utf-8");
+        } else {
+            responses.text(exchange, 200, "ok", "text/plain; charset=utf-8");
+        }
+    }
+
+    private void api(HttpExchange exchange, String method, String path) throws IOException {
+        ResourceRegistry reg = registry.get();
+        Discovery discovery = new Discovery(json, reg);
+        String accept = exchange.getRequestHeaders().getFirst("Accept");
+        String[] parts = path.substring(1).split("/");
+        boolean discoveryPath = path.equals("/api") || path.equals("/apis") || path.equals("/api/v1")
+                || (parts[0].equals("apis") && parts.length <= 3);
+        if (discoveryPath) {
+            if (!requireGet(exchange, method)) {
+                return;
+            }
+            ObjectNode doc;
+            if (path.equals("/api") || path.equals("/apis")) {
+                boolean core = path.equals("/api");
+                if (Discovery.wantsAggregated(accept)) {
+                    responses.json(exchange, 200, discovery.aggregated(core), Discovery.AGGREGATED_CONTENT_TYPE);
+                    return;
+                }
+                doc = core ? discovery.apiVersions(serverAddress) : discovery.apiGroupList();
+            } else if (parts[0].equals("api")) {
+                doc = discovery.apiResourceList("", parts[1]);
+            } else if (parts.length == 2) {
+                doc = discovery.apiGroup(parts[1]);
+            } else {
+                doc = discovery.apiResourceList(parts[1], parts[2]);
+            }
+            if (doc == null) {
+                responses.status(exchange, Statuses.routeNotFound());
+            } else {
+                responses.json(exchange, 200, doc);
+            }
+            return;
+        }
+        RequestInfo info = RequestInfo.parse(path);
+        if (info == null || reg.byResource(info.group(), info.resource())
+                .filter(t -> t.version().equals(info.version())).isEmpty()) {
+            responses.status(exchange, Statuses.routeNotFound());
+            return;
+        }
+        // Resource verbs are served once the storage layer is wired in; until then the route is unknown.
+        responses.status(exchange, Statuses.routeNotFound());
+    }
+
+    private boolean requireGet(HttpExchange exchange, String method) throws IOException {
+        if (method.equals("GET") || method.equals("HEAD")) {
+            return true;
+        }
+        responses.status(exchange, Statuses.failure(StatusReason.MethodNotAllowed,
+                "the server does not allow this method on the requested resource"));
+        return false;
+    }
+}
