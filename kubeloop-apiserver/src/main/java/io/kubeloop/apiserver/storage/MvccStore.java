@@ -291,14 +291,34 @@ final class MvccStore implements Store {
             throw new TooLargeResourceVersionException(revision, current);
         }
         if (!pins.pin(revision)) {
-            long oldest = pins.compacted();
-            throw continueKey == null ? ExpiredException.forList(revision, oldest)
-                    : ExpiredException.forContinue(revision, oldest);
+            if (atRevision != 0) {
+                long oldest = pins.compacted();
+                throw continueKey == null ? ExpiredException.forList(revision, oldest)
+                        : ExpiredException.forContinue(revision, oldest);
+            }
+            // "Current" was overtaken by a burst of writes and compaction: pin the current revision under the
+            // write lock, where it cannot be compacted.
+            revision = pinCurrent();
         }
         try {
             return collect(range(group, resource, namespace, after), revision, filter, limit);
         } finally {
             pins.unpin(revision);
+        }
+    }
+
+    /** Pins and returns the current revision. */
+    private long pinCurrent() {
+        writeLock.lock();
+        try {
+            checkOpen();
+            long revision = currentRevision;
+            if (!pins.pin(revision)) {
+                throw new IllegalStateException("the current revision " + revision + " is compacted");
+            }
+            return revision;
+        } finally {
+            writeLock.unlock();
         }
     }
 
@@ -408,10 +428,7 @@ final class MvccStore implements Store {
         writeLock.lock();
         try {
             checkOpen();
-            revision = currentRevision;
-            if (!pins.pin(revision)) {
-                throw new IllegalStateException("the current revision " + revision + " is compacted");
-            }
+            revision = pinCurrent();
             w = new Watcher(this, clock, group, resource, namespace, revision, filter, bufferSize, true);
             register(w);
         } finally {
