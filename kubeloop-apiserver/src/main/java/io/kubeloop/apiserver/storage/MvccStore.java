@@ -62,7 +62,8 @@ final class MvccStore implements Store {
     private final ConcurrentSkipListMap<StorageKey, Version> index = new ConcurrentSkipListMap<>();
     /** Guarded by {@code writeLock}. */
     private final RevisionLog log = new RevisionLog(INITIAL_REVISION);
-    private final SnapshotPins pins = new SnapshotPins(INITIAL_REVISION);
+    /** Nothing is compacted at first: a watch from 0 replays everything. */
+    private final SnapshotPins pins = new SnapshotPins(0);
     /** Guarded by {@code writeLock}: the watchers of each resource. */
     private final Map<GroupResource, List<Watcher>> watchers = new HashMap<>();
     /** Written under {@code writeLock}, after the write's version is in the index and the watchers' buffers. */
@@ -393,9 +394,9 @@ final class MvccStore implements Store {
             Watcher w = new Watcher(this, clock, group, resource, namespace, fromRevision, filter, bufferSize,
                     false);
             List<StoreEvent> replay = new ArrayList<>();
-            // The log holds every revision after the compacted one (trimming never passes it), so the replay is
-            // complete. At most log.size() rounds.
-            for (long r = fromRevision + 1; r <= currentRevision; r++) {
+            // The log holds every revision after the compacted one (trimming never passes it) that was written
+            // (the initial revision was not), so the replay is complete. At most log.size() rounds.
+            for (long r = Math.max(fromRevision, log.base()) + 1; r <= currentRevision; r++) {
                 Version v = log.get(r);
                 if (!w.covers(v.key)) {
                     continue;

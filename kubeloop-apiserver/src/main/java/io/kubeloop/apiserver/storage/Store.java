@@ -141,6 +141,7 @@ public interface Store extends AutoCloseable {
     /**
      * The oldest revision the store can still list at or watch from: every revision from here to
      * {@link #currentRevision()} is available. The {@code M} of {@code too old resource version: N (M)}.
+     * 0 until the store first compacts.
      */
     long compactedRevision();
 

@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.storage;
 import static io.kubeloop.apiserver.storage.TestObjects.JSON;
 import static io.kubeloop.apiserver.storage.TestObjects.deployment;
 import static io.kubeloop.apiserver.storage.TestObjects.drainNow;
+import static io.kubeloop.apiserver.storage.TestObjects.inAnotherThread;
 import static io.kubeloop.apiserver.storage.TestObjects.node;
 import static io.kubeloop.apiserver.storage.TestObjects.object;
 import static io.kubeloop.apiserver.storage.TestObjects.pod;
@@ -15,7 +16,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -365,7 +365,7 @@ class StoreWriteTest {
             int call = calls.incrementAndGet();
             seenReplicas.add(o.get("spec").get("replicas").intValue());
             if (call <= MvccStore.OPTIMISTIC_ATTEMPTS) {
-                CompletableFuture.runAsync(() -> store.update(k, withReplicas(store.get(k), 10 * call), 0)).join();
+                inAnotherThread(() -> store.update(k, withReplicas(store.get(k), 10 * call), 0));
             }
             o.withObjectProperty("metadata").withObjectProperty("labels").put("patched", "yes");
             return o;
@@ -384,7 +384,7 @@ class StoreWriteTest {
         AtomicInteger calls = new AtomicInteger();
         ObjectNode result = store.guaranteedUpdate(k, Preconditions.NONE, o -> {
             if (calls.incrementAndGet() == 1) {
-                CompletableFuture.runAsync(() -> store.update(k, withReplicas(store.get(k), 2), 0)).join();
+                inAnotherThread(() -> store.update(k, withReplicas(store.get(k), 2), 0));
             }
             return withLabel(o, "x", "y");
         });

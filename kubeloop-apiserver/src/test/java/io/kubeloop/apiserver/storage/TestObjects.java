@@ -5,6 +5,11 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.awaitility.core.ConditionFactory;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -95,6 +100,33 @@ final class TestObjects {
         List<String> names = new ArrayList<>();
         objects.forEach(o -> names.add(name(o)));
         return names;
+    }
+
+    /** Runs {@code body} on a new platform thread (never the common pool, which may have one thread). */
+    static <V> CompletableFuture<V> async(Callable<V> body) {
+        CompletableFuture<V> result = new CompletableFuture<>();
+        Thread.ofPlatform().daemon(true).start(() -> {
+            try {
+                result.complete(body.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    /** Runs {@code body} on a new platform thread and waits for it. */
+    static void inAnotherThread(Runnable body) {
+        try {
+            async(() -> {
+                body.run();
+                return null;
+            }).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Awaitility with an explicit bound and a fast poll. */
