@@ -310,6 +310,9 @@ public final class StrategicMergePatch {
             List<JsonNode> originalItems = foundOriginal ? items(originalList) : List.of();
             List<JsonNode> patchItems = foundPatch ? items(patchList) : List.of();
             boolean maps = elementsAreMaps(originalItems, patchItems);
+            if (maps && foundOriginal && foundPatch && mergeKey != null) {
+                originalItems = serverOrderSeenUpstream(originalItems, patchItems, mergeKey);
+            }
             if (maps && mergeKey == null) {
                 // Upstream would compare maps with Go's == here and panic; keep the merged order instead.
                 original.set(key, toArray(merged));
@@ -321,6 +324,65 @@ public final class StrategicMergePatch {
                     mergeKey, maps)));
             patch.remove(key);
         }
+    }
+
+    /**
+     * The server order upstream uses when it orders a list named by {@code $setElementOrder}. Upstream reads
+     * it from the original list's backing array after merging, and merging has changed that array in place:
+     * each {@code $patch: delete} shifts the later items left ({@code append(s[:i], s[i+1:]...)}) and each new
+     * item is appended into the slots that frees, until the array is full. The resulting order decides where
+     * server-only items land between the patch's items (e.g. a server-only item ends up before an item the
+     * same patch adds after deleting another), so it is reproduced here.
+     */
+    private static List<JsonNode> serverOrderSeenUpstream(List<JsonNode> original, List<JsonNode> patch, String mergeKey) {
+        List<JsonNode> view = new ArrayList<>(original);
+        int len = view.size();
+        boolean replace = false;
+        List<JsonNode> plain = new ArrayList<>();
+        for (JsonNode item : patch) {
+            JsonNode directive = item.get(DIRECTIVE);
+            if (directive == null) {
+                plain.add(item);
+            } else if (isString(directive, DELETE) && item.has(mergeKey)) {
+                JsonNode value = item.get(mergeKey);
+                for (int i = 0; i < len; ) {
+                    JsonNode k = view.get(i).get(mergeKey);
+                    if (k != null && Json.sameValue(k, value)) {
+                        for (int j = i; j < len - 1; j++) {
+                            view.set(j, view.get(j + 1));
+                        }
+                        len--;
+                        i = 0;
+                    } else {
+                        i++;
+                    }
+                }
+            } else if (isString(directive, REPLACE)) {
+                replace = true;
+            }
+        }
+        if (replace) {
+            return view;
+        }
+        List<JsonNode> current = new ArrayList<>(view.subList(0, len));
+        for (JsonNode item : plain) {
+            JsonNode value = item.get(mergeKey);
+            boolean found = false;
+            for (JsonNode c : current) {
+                JsonNode k = c.get(mergeKey);
+                if (k != null && value != null && Json.sameValue(k, value)) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                if (current.size() < view.size()) {
+                    view.set(current.size(), item);
+                }
+                current.add(item);
+            }
+        }
+        return view;
     }
 
     /** {@code validatePatchWithSetOrderList}: the patch's items must appear in the order list, in its order. */
