@@ -42,11 +42,6 @@ final class SchemaType {
         return name;
     }
 
-    /** True for a struct, whose keys are field names; false for a map type or a deduced type. */
-    boolean isStruct() {
-        return struct;
-    }
-
     /** True if {@code key} is a declared field of this struct. */
     boolean declares(String key) {
         return fields.containsKey(key);
