@@ -85,6 +85,20 @@ class KubectlPayloadsTest {
     }
 
     @Test
+    void applyReplacingAContainerNextToAnInjectedSidecar() {
+        // The live pod template has a sidecar nobody applied (e.g. injected by a webhook). The manifest renames
+        // "old" to "new". Upstream orders the result by the live list as merging left it in place ("old"
+        // deleted, "new" written into the freed slot), so the sidecar stays first.
+        JsonNode live = json("""
+                {spec:{template:{spec:{containers:[{name:'old',image:'a'},{name:'istio-proxy',image:'proxy'}]}}}}""");
+        JsonNode patch = json("""
+                {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"new"}],
+                  "containers":[{"image":"b","name":"new"},{"$patch":"delete","name":"old"}]}}}}""");
+        assertTree(StrategicMergePatch.apply(live, patch, DEPLOYMENT).at("/spec/template/spec/containers"),
+                "[{name:'istio-proxy',image:'proxy'},{name:'new',image:'b'}]");
+    }
+
+    @Test
     void kubectlEditChangesTheImage() {
         JsonNode patch = json("""
                 {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"sidecar"}],
