@@ -2,7 +2,16 @@ package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
+import io.kubeloop.apiserver.storage.StorageKey;
+import io.kubeloop.apiserver.storage.Store;
+import io.kubeloop.apiserver.storage.StoreBuilder;
 import io.kubeloop.model.ResourceRegistry;
+import io.kubeloop.workqueue.Clock;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import tools.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -35,14 +44,22 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
+    /** The namespaces every cluster starts with. */
+    static final List<String> INITIAL_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
     private final HttpServer http;
     private final ExecutorService executor;
     private final URI url;
+    private final Store store;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
         AtomicReference<ResourceRegistry> registry = new AtomicReference<>(b.registry);
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get);
+        this.store = Store.builder().clock(b.clock).historyLimit(b.historyLimit).build();
+        for (String ns : INITIAL_NAMESPACES) {
+            store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
+        }
+        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
         http.createContext("/", handler);
@@ -55,6 +72,28 @@ public final class EmbeddedApiServer implements AutoCloseable {
         }
         this.url = URI.create("http://" + host + ":" + bound.getPort());
         handler.serverAddress(host + ":" + bound.getPort());
+    }
+
+    private static ObjectNode namespace(JsonMapper json, String name, Clock clock) {
+        ObjectNode ns = json.createObjectNode();
+        ns.put("apiVersion", "v1");
+        ns.put("kind", "Namespace");
+        ObjectNode meta = ns.putObject("metadata");
+        meta.put("name", name);
+        meta.put("uid", UUID.randomUUID().toString());
+        meta.put("creationTimestamp", DateTimeFormatter.ISO_INSTANT.format(clock.now().truncatedTo(ChronoUnit.SECONDS)));
+        meta.putObject("labels").put("kubernetes.io/metadata.name", name);
+        ns.putObject("spec").putArray("finalizers").add("kubernetes");
+        ns.putObject("status").put("phase", "Active");
+        return ns;
+    }
+
+    /**
+     * Discards the event history up to the current revision: lists at and watches from older
+     * resourceVersions then get 410 Expired, as after an etcd compaction.
+     */
+    public void compact() {
+        store.compact(store.currentRevision());
     }
 
     public static Builder builder() {
@@ -110,6 +149,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     @Override
     public void close() {
         http.stop(0);
+        store.close();
         executor.shutdownNow();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);
@@ -123,6 +163,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private InetAddress host = InetAddress.getLoopbackAddress();
         private int port;
         private ResourceRegistry registry = ResourceRegistry.builtIn();
+        private Clock clock = Clock.system();
+        private int historyLimit = StoreBuilder.DEFAULT_HISTORY_LIMIT;
 
         private Builder() {}
 
@@ -144,6 +186,24 @@ public final class EmbeddedApiServer implements AutoCloseable {
         /** The resources served; default {@link ResourceRegistry#builtIn()}. */
         public Builder registry(ResourceRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The clock for timestamps, watch timeouts and history compaction; default the system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How many events the server keeps for watches that resume from a resourceVersion; older ones answer
+         * 410 Expired. Default {@value StoreBuilder#DEFAULT_HISTORY_LIMIT}.
+         */
+        public Builder historyLimit(int historyLimit) {
+            if (historyLimit < 1) {
+                throw new IllegalArgumentException("historyLimit must be at least 1, was " + historyLimit);
+            }
+            this.historyLimit = historyLimit;
             return this;
         }
 

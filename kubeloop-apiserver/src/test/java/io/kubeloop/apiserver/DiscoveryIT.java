@@ -51,41 +51,41 @@ class DiscoveryIT {
     @Test
     void versionReportsKubernetes132() throws Exception {
         JsonNode v = getJson("/version");
-        assertThat(v.get("major").asText()).isEqualTo("1");
-        assertThat(v.get("minor").asText()).isEqualTo("32");
-        assertThat(v.get("gitVersion").asText()).startsWith("v1.32.");
+        assertThat(v.get("major").asString()).isEqualTo("1");
+        assertThat(v.get("minor").asString()).isEqualTo("32");
+        assertThat(v.get("gitVersion").asString()).startsWith("v1.32.");
     }
 
     @Test
     void legacyDiscoveryListsGroupsAndResources() throws Exception {
         JsonNode api = getJson("/api");
-        assertThat(api.get("kind").asText()).isEqualTo("APIVersions");
-        assertThat(api.get("versions").get(0).asText()).isEqualTo("v1");
+        assertThat(api.get("kind").asString()).isEqualTo("APIVersions");
+        assertThat(api.get("versions").get(0).asString()).isEqualTo("v1");
 
         JsonNode apis = getJson("/apis");
-        assertThat(apis.get("kind").asText()).isEqualTo("APIGroupList");
-        assertThat(apis.get("groups")).extracting(g -> g.get("name").asText())
+        assertThat(apis.get("kind").asString()).isEqualTo("APIGroupList");
+        assertThat(apis.get("groups")).extracting(g -> g.get("name").asString())
                 .containsExactly("apps", "coordination.k8s.io", "events.k8s.io");
-        assertThat(apis.get("groups").get(0).get("preferredVersion").get("groupVersion").asText()).isEqualTo("apps/v1");
+        assertThat(apis.get("groups").get(0).get("preferredVersion").get("groupVersion").asString()).isEqualTo("apps/v1");
 
         JsonNode apps = getJson("/apis/apps");
-        assertThat(apps.get("kind").asText()).isEqualTo("APIGroup");
+        assertThat(apps.get("kind").asString()).isEqualTo("APIGroup");
 
         JsonNode core = getJson("/api/v1");
-        assertThat(core.get("kind").asText()).isEqualTo("APIResourceList");
+        assertThat(core.get("kind").asString()).isEqualTo("APIResourceList");
         assertThat(core.has("apiVersion")).as("/api/v1 omits apiVersion, as kube-apiserver does").isFalse();
         JsonNode pods = find(core, "pods");
         assertThat(pods.get("namespaced").asBoolean()).isTrue();
-        assertThat(pods.get("shortNames").get(0).asText()).isEqualTo("po");
-        assertThat(pods.get("categories").get(0).asText()).isEqualTo("all");
+        assertThat(pods.get("shortNames").get(0).asString()).isEqualTo("po");
+        assertThat(pods.get("categories").get(0).asString()).isEqualTo("all");
         assertThat(find(core, "pods/status").get("verbs")).extracting(JsonNode::asText)
                 .containsExactly("get", "patch", "update");
 
         JsonNode appsV1 = getJson("/apis/apps/v1");
-        assertThat(appsV1.get("groupVersion").asText()).isEqualTo("apps/v1");
+        assertThat(appsV1.get("groupVersion").asString()).isEqualTo("apps/v1");
         JsonNode scale = find(appsV1, "deployments/scale");
-        assertThat(scale.get("group").asText()).isEqualTo("autoscaling");
-        assertThat(scale.get("kind").asText()).isEqualTo("Scale");
+        assertThat(scale.get("group").asString()).isEqualTo("autoscaling");
+        assertThat(scale.get("kind").asString()).isEqualTo("Scale");
     }
 
     @Test
@@ -96,22 +96,22 @@ class DiscoveryIT {
             assertThat(r.headers().firstValue("Content-Type"))
                     .hasValue("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
             JsonNode list = json.readTree(r.body());
-            assertThat(list.get("kind").asText()).isEqualTo("APIGroupDiscoveryList");
-            assertThat(list.get("apiVersion").asText()).isEqualTo("apidiscovery.k8s.io/v2");
+            assertThat(list.get("kind").asString()).isEqualTo("APIGroupDiscoveryList");
+            assertThat(list.get("apiVersion").asString()).isEqualTo("apidiscovery.k8s.io/v2");
         }
         JsonNode core = json.readTree(get("/api", AGGREGATED_ACCEPT).body());
         assertThat(core.get("items")).hasSize(1);
         assertThat(core.get("items").get(0).get("metadata").has("name")).isFalse();
         JsonNode coreResources = core.get("items").get(0).get("versions").get(0).get("resources");
         JsonNode nodes = findResource(coreResources, "nodes");
-        assertThat(nodes.get("scope").asText()).isEqualTo("Cluster");
-        assertThat(nodes.get("responseKind").get("kind").asText()).isEqualTo("Node");
+        assertThat(nodes.get("scope").asString()).isEqualTo("Cluster");
+        assertThat(nodes.get("responseKind").get("kind").asString()).isEqualTo("Node");
 
         JsonNode named = json.readTree(get("/apis", AGGREGATED_ACCEPT).body());
         JsonNode deployments = findResource(named.get("items").get(0).get("versions").get(0).get("resources"), "deployments");
-        assertThat(deployments.get("subresources")).extracting(s -> s.get("subresource").asText())
+        assertThat(deployments.get("subresources")).extracting(s -> s.get("subresource").asString())
                 .containsExactly("scale", "status");
-        assertThat(deployments.get("subresources").get(0).get("responseKind").get("group").asText())
+        assertThat(deployments.get("subresources").get(0).get("responseKind").get("group").asString())
                 .isEqualTo("autoscaling");
     }
 
@@ -132,9 +132,9 @@ class DiscoveryIT {
             HttpResponse<String> r = get(path, "application/json");
             assertThat(r.statusCode()).as(path).isEqualTo(404);
             JsonNode status = json.readTree(r.body());
-            assertThat(status.get("kind").asText()).isEqualTo("Status");
-            assertThat(status.get("reason").asText()).isEqualTo("NotFound");
-            assertThat(status.get("message").asText()).isEqualTo("the server could not find the requested resource");
+            assertThat(status.get("kind").asString()).isEqualTo("Status");
+            assertThat(status.get("reason").asString()).isEqualTo("NotFound");
+            assertThat(status.get("message").asString()).isEqualTo("the server could not find the requested resource");
         }
     }
 
@@ -143,12 +143,12 @@ class DiscoveryIT {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1"))
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(405);
-        assertThat(json.readTree(r.body()).get("reason").asText()).isEqualTo("MethodNotAllowed");
+        assertThat(json.readTree(r.body()).get("reason").asString()).isEqualTo("MethodNotAllowed");
     }
 
     private static JsonNode find(JsonNode resourceList, String name) {
         for (JsonNode r : resourceList.get("resources")) {
-            if (r.get("name").asText().equals(name)) {
+            if (r.get("name").asString().equals(name)) {
                 return r;
             }
         }
@@ -157,7 +157,7 @@ class DiscoveryIT {
 
     private static JsonNode findResource(JsonNode resources, String name) {
         for (JsonNode r : resources) {
-            if (r.get("resource").asText().equals(name)) {
+            if (r.get("resource").asString().equals(name)) {
                 return r;
             }
         }

@@ -2,7 +2,10 @@ package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
+import io.kubeloop.model.ResourceType;
+import io.kubeloop.workqueue.Clock;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.io.IOException;
@@ -31,11 +34,14 @@ public final class ApiHttpHandler implements HttpHandler {
     private final KubernetesVersion version;
     private volatile String serverAddress = "127.0.0.1:0";
 
-    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry) {
+    private final ResourceEndpoints resources;
+
+    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry, Store store, Clock clock) {
         this.json = json;
         this.registry = registry;
         this.responses = new Responses(json);
         this.version = KubernetesVersion.SERVED;
+        this.resources = new ResourceEndpoints(json, store, clock, registry);
     }
 
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
@@ -130,13 +136,13 @@ public final class ApiHttpHandler implements HttpHandler {
             return;
         }
         RequestInfo info = RequestInfo.parse(path);
-        if (info == null || reg.byResource(info.group(), info.resource())
-                .filter(t -> t.version().equals(info.version())).isEmpty()) {
+        ResourceType type = info == null ? null : reg.byResource(info.group(), info.resource())
+                .filter(t -> t.version().equals(info.version())).orElse(null);
+        if (type == null) {
             responses.status(exchange, Statuses.routeNotFound());
             return;
         }
-        // Resource verbs are served once the storage layer is wired in; until then the route is unknown.
-        responses.status(exchange, Statuses.routeNotFound());
+        resources.handle(exchange, info, type);
     }
 
     private boolean requireGet(HttpExchange exchange, String method) throws IOException {

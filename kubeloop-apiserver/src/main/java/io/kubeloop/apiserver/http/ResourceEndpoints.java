@@ -1,0 +1,619 @@
+package io.kubeloop.apiserver.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.kubeloop.apiserver.storage.ListResult;
+import io.kubeloop.apiserver.storage.Preconditions;
+import io.kubeloop.apiserver.storage.StorageException;
+import io.kubeloop.apiserver.storage.StorageKey;
+import io.kubeloop.apiserver.storage.Store;
+import io.kubeloop.apiserver.storage.StoreEvent;
+import io.kubeloop.apiserver.storage.StoreWatch;
+import io.kubeloop.model.ResourceRegistry;
+import io.kubeloop.model.ResourceType;
+import io.kubeloop.model.StatusReason;
+import io.kubeloop.model.Statuses;
+import io.kubeloop.model.selector.FieldSelector;
+import io.kubeloop.model.selector.LabelSelector;
+import io.kubeloop.model.selector.SelectableFields;
+import io.kubeloop.model.selector.SelectorParseException;
+import io.kubeloop.workqueue.Clock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The verbs on resources: get, list, watch, create, update, delete and deletecollection, on the main
+ * resource and its {@code status} subresource, with kube-apiserver's resourceVersion, selector, paging and
+ * error semantics (see the apiserver protocol reference §1.4–§1.7).
+ */
+final class ResourceEndpoints {
+
+    /** kube-apiserver's default request body limit. */
+    static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
+    /** Events a watcher may fall behind before its watch is closed. */
+    static final int WATCH_BUFFER = 1000;
+
+    private final JsonMapper json;
+    private final Store store;
+    private final Clock clock;
+    private final Responses responses;
+    private final Supplier<ResourceRegistry> registry;
+
+    ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry) {
+        this.json = json;
+        this.store = store;
+        this.clock = clock;
+        this.registry = registry;
+        this.responses = new Responses(json);
+    }
+
+    void handle(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
+        try {
+            dispatch(exchange, info, type);
+        } catch (ApiException e) {
+            responses.status(exchange, e.status());
+        } catch (StorageException e) {
+            responses.json(exchange, e.code(), e.toStatus());
+        }
+    }
+
+    private void dispatch(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
+        Map<String, String> query = query(exchange);
+        String method = exchange.getRequestMethod();
+        boolean allNamespacesRead = info.isCollection() && (method.equals("GET") || method.equals("HEAD"));
+        if ((!type.namespaced() && !info.namespace().isEmpty())
+                || (type.namespaced() && info.namespace().isEmpty() && !allNamespacesRead)) {
+            throw new ApiException(Statuses.routeNotFound());
+        }
+        String sub = info.subresource();
+        if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus())) {
+            throw new ApiException(Statuses.routeNotFound());
+        }
+        boolean watch = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
+        if (info.isCollection()) {
+            switch (method) {
+                case "GET", "HEAD" -> {
+                    if (watch) {
+                        watch(exchange, info, type, query, null);
+                    } else {
+                        list(exchange, info, type, query);
+                    }
+                }
+                case "POST" -> create(exchange, info, type, query);
+                case "DELETE" -> deleteCollection(exchange, info, type, query);
+                default -> throw methodNotAllowed();
+            }
+            return;
+        }
+        switch (method) {
+            case "GET", "HEAD" -> {
+                if (watch) {
+                    watch(exchange, info, type, query, info.name());
+                } else {
+                    responses.json(exchange, 200, store.get(key(info, type)));
+                }
+            }
+            case "PUT" -> update(exchange, info, type, query);
+            case "DELETE" -> {
+                if (!sub.isEmpty()) {
+                    throw methodNotAllowed();
+                }
+                delete(exchange, info, type, query);
+            }
+            default -> throw methodNotAllowed();
+        }
+    }
+
+    // ---- reads
+
+    private void list(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
+            throws IOException {
+        Predicate<ObjectNode> filter = filter(type, q);
+        int limit = parseLimit(q.get("limit"));
+        String rv = q.get("resourceVersion");
+        String rvm = q.get("resourceVersionMatch");
+        String cont = q.get("continue");
+        if (rvm != null && !rvm.isEmpty() && (rv == null || rv.isEmpty())) {
+            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
+                    + "forbidden unless resourceVersion is provided"));
+        }
+        long atRevision = 0;
+        String start = null;
+        if (cont != null && !cont.isEmpty()) {
+            if (rvm != null && !rvm.isEmpty()) {
+                throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
+                        + "forbidden when continue is provided"));
+            }
+            if (rv != null && !rv.isEmpty() && !rv.equals("0")) {
+                throw new ApiException(Statuses.badRequest("specifying resource version is not allowed when using "
+                        + "continue"));
+            }
+            ContinueToken token = ContinueToken.decode(json, cont);
+            atRevision = token.revision();
+            start = token.start();
+        } else if (rv != null && !rv.isEmpty() && !rv.equals("0")) {
+            long n = parseRevision(rv);
+            boolean exact = "Exact".equals(rvm) || ((rvm == null || rvm.isEmpty()) && limit > 0);
+            if (exact) {
+                atRevision = n;
+            } else if (n > store.currentRevision()) {
+                atRevision = n; // the store answers 504 Too large resource version
+            }
+        } else if ("Exact".equals(rvm)) {
+            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch "
+                    + "\"exact\" is forbidden for resourceVersion \"0\""));
+        }
+        ListResult result = store.list(type.group(), type.plural(), namespaceFilter(info, type), atRevision, filter,
+                limit, start);
+        ObjectNode list = json.createObjectNode();
+        list.put("kind", type.listKind());
+        list.put("apiVersion", type.gvk().apiVersion());
+        ObjectNode meta = list.putObject("metadata");
+        meta.put("resourceVersion", Long.toString(result.revision()));
+        if (result.hasMore()) {
+            meta.put("continue", new ContinueToken(result.revision(), result.continueKey()).encode(json));
+            if (result.remainingCount() >= 0) {
+                meta.put("remainingItemCount", result.remainingCount());
+            }
+        }
+        ArrayNode items = list.putArray("items");
+        for (ObjectNode item : result.items()) {
+            ObjectNode copy = item.deepCopy();
+            copy.remove("apiVersion"); // built-in list items omit them, as kube-apiserver does
+            copy.remove("kind");
+            items.add(copy);
+        }
+        responses.json(exchange, 200, list);
+    }
+
+    private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
+            String objectName) throws IOException {
+        if (q.containsKey("continue")) {
+            throw new ApiException(Statuses.badRequest("a watch cannot be continued"));
+        }
+        if (objectName != null) {
+            String existing = q.get("fieldSelector");
+            FieldSelector byName = FieldSelector.equalTo("metadata.name", objectName);
+            if (existing != null && !existing.isEmpty()) {
+                FieldSelector given = parseFieldSelector(type, existing);
+                String named = given.requiresExactMatch("metadata.name");
+                if (named != null && !named.equals(objectName)) {
+                    throw new ApiException(Statuses.badRequest("fieldSelector metadata.name=" + named
+                            + " does not match name " + objectName));
+                }
+                q.put("fieldSelector", existing + "," + byName);
+            } else {
+                q.put("fieldSelector", byName.toString());
+            }
+        }
+        Predicate<ObjectNode> filter = filter(type, q);
+        String rv = q.get("resourceVersion");
+        boolean bookmarks = "true".equals(q.get("allowWatchBookmarks"));
+        boolean sendInitialEvents = "true".equals(q.get("sendInitialEvents"));
+        String rvm = q.get("resourceVersionMatch");
+        if (sendInitialEvents && !"NotOlderThan".equals(rvm)) {
+            throw new ApiException(invalidListOptions("sendInitialEvents: Forbidden: sendInitialEvents requires "
+                    + "setting resourceVersionMatch to NotOlderThan"));
+        }
+        if (!sendInitialEvents && rvm != null && !rvm.isEmpty()) {
+            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
+                    + "forbidden for watch unless sendInitialEvents is provided"));
+        }
+        long timeoutSeconds = q.containsKey("timeoutSeconds") ? parseNonNegative("timeoutSeconds",
+                q.get("timeoutSeconds")) : 1800 + ThreadLocalRandom.current().nextLong(1800);
+        String ns = namespaceFilter(info, type);
+        StoreWatch watch;
+        boolean initialList = sendInitialEvents || rv == null || rv.isEmpty() || rv.equals("0");
+        if (initialList) {
+            watch = store.listAndWatch(type.group(), type.plural(), ns, filter, WATCH_BUFFER);
+        } else {
+            watch = store.watch(type.group(), type.plural(), ns, parseRevision(rv), filter, WATCH_BUFFER);
+        }
+        try (watch) {
+            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks);
+        }
+    }
+
+    /** Writes events as chunked JSON, one compact event per line, flushed per event. */
+    private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
+            boolean bookmarks, boolean initialEventsEndBookmark) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
+        exchange.sendResponseHeaders(200, 0);
+        long deadline = clock.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.flush();
+            while (true) {
+                long remaining = deadline - clock.nanoTime();
+                if (remaining <= 0) {
+                    return;
+                }
+                StoreEvent event;
+                try {
+                    event = watch.next(Duration.ofNanos(Math.min(remaining, Duration.ofSeconds(1).toNanos())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                if (event == null) {
+                    if (watch.isDone()) {
+                        return;
+                    }
+                    continue;
+                }
+                if (event.type() == StoreEvent.Type.BOOKMARK) {
+                    // The store marks the end of a listAndWatch's initial state with a bookmark.
+                    if (bookmarks) {
+                        writeBookmark(out, type, event.revision(), initialEventsEndBookmark);
+                    }
+                    continue;
+                }
+                ObjectNode line = json.createObjectNode();
+                line.put("type", event.type().name());
+                line.set("object", event.object());
+                out.write(json.writeValueAsBytes(line));
+                out.write('\n');
+                out.flush();
+            }
+        } catch (IOException clientGone) {
+            // The client closed the stream; the watch ends with this request.
+        }
+    }
+
+    private void writeBookmark(OutputStream out, ResourceType type, long revision, boolean initialEventsEnd)
+            throws IOException {
+        ObjectNode line = json.createObjectNode();
+        line.put("type", "BOOKMARK");
+        ObjectNode object = line.putObject("object");
+        object.put("kind", type.kind());
+        object.put("apiVersion", type.gvk().apiVersion());
+        ObjectNode meta = object.putObject("metadata");
+        meta.put("resourceVersion", Long.toString(revision));
+        meta.putNull("creationTimestamp");
+        if (initialEventsEnd) {
+            meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
+        }
+        out.write(json.writeValueAsBytes(line));
+        out.write('\n');
+        out.flush();
+    }
+
+    // ---- writes
+
+    private void create(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
+            throws IOException {
+        if (!info.subresource().isEmpty()) {
+            throw methodNotAllowed();
+        }
+        ObjectNode object = readObject(exchange, type);
+        String bodyNamespace = object.path("metadata").path("namespace").asString("");
+        if (type.namespaced() && !bodyNamespace.isEmpty() && !bodyNamespace.equals(info.namespace())) {
+            throw new ApiException(Statuses.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request"));
+        }
+        ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
+        if (type.namespaced()) {
+            requireNamespace(info.namespace());
+        }
+        StorageKey key = new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "",
+                object.get("metadata").get("name").asString());
+        if (dryRun(q)) {
+            if (exists(key)) {
+                throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
+            }
+            responses.json(exchange, 201, object);
+            return;
+        }
+        responses.json(exchange, 201, store.create(key, object));
+    }
+
+    private void update(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
+            throws IOException {
+        ObjectNode object = readObject(exchange, type);
+        String bodyName = object.path("metadata").path("name").asString("");
+        if (!bodyName.isEmpty() && !bodyName.equals(info.name())) {
+            throw new ApiException(Statuses.badRequest("the name of the object (" + bodyName
+                    + ") does not match the name on the URL (" + info.name() + ")"));
+        }
+        String bodyNamespace = object.path("metadata").path("namespace").asString("");
+        if (type.namespaced() && !bodyNamespace.isEmpty() && !bodyNamespace.equals(info.namespace())) {
+            throw new ApiException(Statuses.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request"));
+        }
+        String rv = object.path("metadata").path("resourceVersion").asString("");
+        StorageKey key = key(info, type);
+        boolean statusOnly = info.subresource().equals("status");
+        ObjectNode stored;
+        try {
+            stored = store.guaranteedUpdate(key, Preconditions.NONE, current -> {
+                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString())) {
+                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
+                }
+                ObjectNode next = ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly);
+                if (dryRun(q)) {
+                    throw new DryRunResult(next);
+                }
+                return next;
+            });
+        } catch (DryRunResult preview) {
+            stored = preview.object;
+        }
+        responses.json(exchange, 200, stored);
+    }
+
+    private void delete(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
+            throws IOException {
+        StorageKey key = key(info, type);
+        Preconditions preconditions = Preconditions.NONE;
+        byte[] body = readBody(exchange);
+        if (body.length > 0) {
+            JsonNode options = parse(body);
+            JsonNode pre = options.path("preconditions");
+            preconditions = new Preconditions(textOrNull(pre.get("uid")), textOrNull(pre.get("resourceVersion")));
+            if (options.path("dryRun").isArray() && !options.path("dryRun").isEmpty()) {
+                q.put("dryRun", options.path("dryRun").get(0).asString());
+            }
+        }
+        if (dryRun(q)) {
+            responses.json(exchange, 200, store.get(key));
+            return;
+        }
+        if (type.plural().equals("namespaces") && type.group().isEmpty()) {
+            deleteNamespaceContents(info.name());
+        }
+        responses.json(exchange, 200, store.delete(key, preconditions));
+    }
+
+    private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type,
+            Map<String, String> q) throws IOException {
+        if (!type.verbs().contains("deletecollection")) {
+            throw methodNotAllowed();
+        }
+        Predicate<ObjectNode> filter = filter(type, q);
+        ListResult result = store.list(type.group(), type.plural(), namespaceFilter(info, type), 0, filter, 0, null);
+        ObjectNode list = json.createObjectNode();
+        list.put("kind", type.listKind());
+        list.put("apiVersion", type.gvk().apiVersion());
+        ObjectNode meta = list.putObject("metadata");
+        ArrayNode items = list.putArray("items");
+        long revision = result.revision();
+        for (ObjectNode item : result.items()) {
+            JsonNode m = item.get("metadata");
+            StorageKey key = new StorageKey(type.group(), type.plural(), m.path("namespace").asString(""),
+                    m.get("name").asString());
+            if (dryRun(q)) {
+                items.add(item);
+                continue;
+            }
+            try {
+                ObjectNode deleted = store.delete(key, Preconditions.NONE);
+                revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
+                items.add(deleted);
+            } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
+                // deleted concurrently: nothing to do
+            }
+        }
+        meta.put("resourceVersion", Long.toString(revision));
+        responses.json(exchange, 200, list);
+    }
+
+    /** Deleting a namespace deletes what is in it (kube-apiserver does this through its namespace controller). */
+    private void deleteNamespaceContents(String namespace) {
+        for (ResourceType t : registry.get().types()) {
+            if (!t.namespaced()) {
+                continue;
+            }
+            for (ObjectNode item : store.list(t.group(), t.plural(), namespace, 0, null, 0, null).items()) {
+                try {
+                    store.delete(new StorageKey(t.group(), t.plural(), namespace,
+                            item.get("metadata").get("name").asString()), Preconditions.NONE);
+                } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
+                    // deleted concurrently
+                }
+            }
+        }
+    }
+
+    // ---- helpers
+
+    private boolean exists(StorageKey key) {
+        try {
+            store.get(key);
+            return true;
+        } catch (io.kubeloop.apiserver.storage.NotFoundException e) {
+            return false;
+        }
+    }
+
+    private void requireNamespace(String namespace) {
+        if (!exists(StorageKey.clusterScoped("", "namespaces", namespace))) {
+            throw new ApiException(Statuses.notFound("", "namespaces", namespace));
+        }
+    }
+
+    private static StorageKey key(RequestInfo info, ResourceType type) {
+        return new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "", info.name());
+    }
+
+    private static String namespaceFilter(RequestInfo info, ResourceType type) {
+        if (!type.namespaced()) {
+            return "";
+        }
+        return info.namespace().isEmpty() ? null : info.namespace();
+    }
+
+    private Predicate<ObjectNode> filter(ResourceType type, Map<String, String> q) {
+        LabelSelector labels;
+        try {
+            labels = LabelSelector.parse(q.getOrDefault("labelSelector", ""));
+        } catch (SelectorParseException e) {
+            throw new ApiException(Statuses.badRequest(e.getMessage()));
+        }
+        String fieldParam = q.getOrDefault("fieldSelector", "");
+        FieldSelector fields = parseFieldSelector(type, fieldParam);
+        if (labels.isEverything() && fields.isEverything()) {
+            return null;
+        }
+        return object -> {
+            JsonNode labelNode = object.path("metadata").path("labels");
+            Map<String, String> map = new HashMap<>();
+            labelNode.properties().forEach(e -> map.put(e.getKey(), e.getValue().asString()));
+            return labels.matches(map)
+                    && fields.matches(field -> SelectableFields.valueOf(type.plural(), type.group(), object, field));
+        };
+    }
+
+    private static FieldSelector parseFieldSelector(ResourceType type, String value) {
+        if (value == null || value.isEmpty()) {
+            return FieldSelector.everything();
+        }
+        try {
+            return SelectableFields.convert(type.plural(), type.group(), FieldSelector.parse(value));
+        } catch (SelectorParseException e) {
+            throw new ApiException(Statuses.badRequest(e.getMessage()));
+        }
+    }
+
+    private ObjectNode readObject(HttpExchange exchange, ResourceType type) throws IOException {
+        String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+        if (contentType != null && !contentType.isBlank()) {
+            String mt = MediaType.parse(contentType).type();
+            if (!mt.equals("application/json") && !mt.equals("*/*")) {
+                throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType,
+                        "the body of the request was in an unknown format - accepted media types include: "
+                                + "application/json"));
+            }
+        }
+        JsonNode node = parse(readBody(exchange));
+        if (!node.isObject()) {
+            throw new ApiException(Statuses.badRequest("the body of the request must be a JSON object"));
+        }
+        ObjectNode object = (ObjectNode) node;
+        String apiVersion = object.path("apiVersion").asString("");
+        String kind = object.path("kind").asString("");
+        if ((!apiVersion.isEmpty() && !apiVersion.equals(type.gvk().apiVersion()))
+                || (!kind.isEmpty() && !kind.equals(type.kind()))) {
+            throw new ApiException(Statuses.badRequest("the API version in the data (" + apiVersion + ") does not "
+                    + "match the expected API version (" + type.gvk().apiVersion() + ")"));
+        }
+        return object;
+    }
+
+    private JsonNode parse(byte[] body) {
+        try {
+            return json.readTree(body);
+        } catch (JacksonException e) {
+            throw new ApiException(Statuses.badRequest("couldn't get version/kind; json parse error: "
+                    + e.getOriginalMessage()));
+        }
+    }
+
+    private static byte[] readBody(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (body.length > MAX_BODY_BYTES) {
+                throw new ApiException(Statuses.failure(StatusReason.RequestEntityTooLarge,
+                        "the server has received too large of a request body"));
+            }
+            return body;
+        }
+    }
+
+    private static Map<String, String> query(HttpExchange exchange) {
+        Map<String, String> q = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw == null) {
+            return q;
+        }
+        for (String pair : raw.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            q.putIfAbsent(k, v);
+        }
+        return q;
+    }
+
+    private static boolean dryRun(Map<String, String> q) {
+        String d = q.get("dryRun");
+        if (d == null) {
+            return false;
+        }
+        if (!d.equals("All")) {
+            throw new ApiException(Statuses.badRequest("Invalid dry run value: " + d + " (only \"All\" is supported)"));
+        }
+        return true;
+    }
+
+    private static int parseLimit(String value) {
+        if (value == null || value.isEmpty()) {
+            return 0;
+        }
+        long n = parseNonNegative("limit", value);
+        return n > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
+    }
+
+    private static long parseNonNegative(String name, String value) {
+        try {
+            long n = Long.parseLong(value);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new ApiException(Statuses.badRequest("invalid " + name + " " + value + ": must be a non-negative "
+                    + "integer"));
+        }
+    }
+
+    private static long parseRevision(String rv) {
+        try {
+            long n = Long.parseLong(rv);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new ApiException(Statuses.badRequest("invalid resource version: " + rv));
+        }
+    }
+
+    private static io.fabric8.kubernetes.api.model.Status invalidListOptions(String detail) {
+        return Statuses.failure(StatusReason.Invalid, "ListOptions.meta.k8s.io \"\" is invalid: " + detail);
+    }
+
+    private static ApiException methodNotAllowed() {
+        return new ApiException(Statuses.failure(StatusReason.MethodNotAllowed,
+                "the server does not allow this method on the requested resource"));
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asString();
+    }
+
+    /** Carries a dry-run update's result out of {@code guaranteedUpdate} without storing it. */
+    static final class DryRunResult extends RuntimeException {
+        final ObjectNode object;
+
+        DryRunResult(ObjectNode object) {
+            super(null, null, false, false);
+            this.object = object;
+        }
+    }
+}
