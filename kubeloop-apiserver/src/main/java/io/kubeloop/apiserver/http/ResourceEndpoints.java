@@ -79,7 +79,7 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.routeNotFound());
         }
         String sub = info.subresource();
-        if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus())) {
+        if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus()) && !(sub.equals("scale") && type.hasScale())) {
             throw new ApiException(Statuses.routeNotFound());
         }
         boolean watch = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
@@ -102,11 +102,27 @@ final class ResourceEndpoints {
             case "GET", "HEAD" -> {
                 if (watch) {
                     watch(exchange, info, type, query, info.name());
+                } else if (sub.equals("scale")) {
+                    responses.json(exchange, 200, Scale.of(json, type, store.get(key(info, type))));
                 } else {
                     responses.json(exchange, 200, store.get(key(info, type)));
                 }
             }
-            case "PUT" -> update(exchange, info, type, query);
+            case "PUT" -> {
+                if (sub.equals("scale")) {
+                    scale(exchange, info, type, query, null);
+                } else {
+                    update(exchange, info, type, query);
+                }
+            }
+            case "PATCH" -> {
+                Patches patchType = Patches.of(exchange.getRequestHeaders().getFirst("Content-Type"));
+                if (sub.equals("scale")) {
+                    scale(exchange, info, type, query, patchType);
+                } else {
+                    patch(exchange, info, type, query, patchType);
+                }
+            }
             case "DELETE" -> {
                 if (!sub.isEmpty()) {
                     throw methodNotAllowed();
@@ -352,6 +368,74 @@ final class ResourceEndpoints {
             stored = preview.object;
         }
         responses.json(exchange, 200, stored);
+    }
+
+    private void patch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
+            Patches patchType) throws IOException {
+        JsonNode patch = parse(readBody(exchange));
+        String fieldManager = q.get("fieldManager");
+        if (patchType == Patches.APPLY_PATCH && (fieldManager == null || fieldManager.isEmpty())) {
+            throw new ApiException(Statuses.invalid(type.group(), type.kind(), info.name(), java.util.List.of(
+                    new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"))));
+        }
+        StorageKey key = key(info, type);
+        boolean statusOnly = info.subresource().equals("status");
+        if (patchType == Patches.APPLY_PATCH && !exists(key)) {
+            ObjectNode created = patchType.apply(type, null, patch, fieldManager, clock.now());
+            ObjectRules.prepareCreate(type, created, info.namespace(), clock.now());
+            ObjectRules.metadata(created).put("name", info.name());
+            if (type.namespaced()) {
+                requireNamespace(info.namespace());
+            }
+            responses.json(exchange, 201, dryRun(q) ? created : store.create(key, created));
+            return;
+        }
+        ObjectNode stored;
+        try {
+            stored = store.guaranteedUpdate(key, Preconditions.NONE, current -> {
+                ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
+                String rv = patched.path("metadata").path("resourceVersion").asString("");
+                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
+                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
+                }
+                ObjectNode next = ObjectRules.prepareUpdate(type, current, patched, statusOnly);
+                if (dryRun(q)) {
+                    throw new DryRunResult(next);
+                }
+                return next;
+            });
+        } catch (DryRunResult preview) {
+            stored = preview.object;
+        }
+        responses.json(exchange, 200, stored);
+    }
+
+    /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */
+    private void scale(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
+            Patches patchType) throws IOException {
+        byte[] body = readBody(exchange);
+        JsonNode input = parse(body);
+        ObjectNode stored;
+        try {
+            stored = store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
+                ObjectNode scale = Scale.of(json, type, current);
+                ObjectNode desired = patchType == null ? (ObjectNode) input
+                        : patchType.apply(type, scale, input, q.get("fieldManager"), clock.now());
+                String rv = desired.path("metadata").path("resourceVersion").asString("");
+                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
+                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
+                }
+                ObjectNode next = ObjectRules.prepareUpdate(type, current, Scale.withReplicas(current,
+                        Scale.replicas(type, info.name(), desired)), false);
+                if (dryRun(q)) {
+                    throw new DryRunResult(next);
+                }
+                return next;
+            });
+        } catch (DryRunResult preview) {
+            stored = preview.object;
+        }
+        responses.json(exchange, 200, Scale.of(json, type, stored));
     }
 
     private void delete(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
