@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionCommand.Provider.class,
         description = "Kubernetes controller machinery for Java: informers, work queues, controllers and an "
                 + "embedded API server.",
-        subcommands = {VersionCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ApiServerCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -22,7 +22,13 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns its exit code; the testable entry point. */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        return new CommandLine(new Main())
+                .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    // A failure the user can act on (a port in use, an unwritable file): its message, no trace.
+                    cmd.getErr().println("kubeloop: " + e.getMessage());
+                    return 1;
+                })
+                .execute(args);
     }
 
     @Override
