@@ -285,7 +285,7 @@ final class MvccStore implements Store {
             throw new IllegalArgumentException("revision must be 0 (current) or positive, not " + atRevision);
         }
         checkOpen();
-        StorageKey after = continueKey == null ? null : parseContinueKey(group, resource, namespace, continueKey);
+        ContinueKey start = continueKey == null ? null : ContinueKey.parse(group, resource, namespace, continueKey);
         long current = currentRevision;
         long revision = atRevision == 0 ? current : atRevision;
         if (revision > current) {
@@ -302,7 +302,8 @@ final class MvccStore implements Store {
             revision = pinCurrent();
         }
         try {
-            return collect(range(group, resource, namespace, after), revision, filter, limit);
+            return collect(range(group, resource, namespace, start == null ? null : start.after()), revision, filter,
+                    limit, start == null ? -1 : start.remaining());
         } finally {
             pins.unpin(revision);
         }
@@ -323,13 +324,18 @@ final class MvccStore implements Store {
         }
     }
 
-    /** Reads one page at a pinned {@code revision}. */
+    /**
+     * Reads one page at a pinned {@code revision}.
+     *
+     * @param knownRemaining how many objects the range holds at {@code revision} (from the continue key), or -1
+     */
     private static ListResult collect(NavigableMap<StorageKey, Version> range, long revision,
-                                      Predicate<ObjectNode> filter, int limit) {
+                                      Predicate<ObjectNode> filter, int limit, long knownRemaining) {
         List<ObjectNode> items = new ArrayList<>(limit == 0 ? 16 : Math.min(limit, 1024));
         StorageKey lastKey = null;
         boolean hasMore = false;
-        long remaining = 0;
+        boolean countRest = filter == null && knownRemaining < 0;
+        long counted = 0;
         for (Version head : range.values()) { // bounded by the size of the range
             Version v = Version.visibleAt(head, revision);
             if (v == null || (filter != null && !filter.test(v.object))) {
@@ -337,17 +343,38 @@ final class MvccStore implements Store {
             }
             if (limit != 0 && items.size() == limit) {
                 hasMore = true;
-                if (filter != null) {
-                    break; // kube-apiserver reports no remaining count for filtered lists
+                if (!countRest) {
+                    break; // one look ahead is enough
                 }
-                remaining++;
+                counted++;
                 continue;
             }
             items.add(v.object);
             lastKey = v.key;
         }
-        String next = hasMore ? lastKey.namespace() + "/" + lastKey.name() : null;
-        return new ListResult(items, revision, hasMore, next, filter != null && hasMore ? -1 : remaining);
+        long remaining;
+        if (filter != null) {
+            remaining = hasMore ? -1 : 0; // kube-apiserver reports no remaining count for filtered lists
+        } else if (countRest) {
+            remaining = counted;
+        } else {
+            remaining = knownRemaining - items.size();
+            if ((remaining > 0) != hasMore) { // a key from some other list: count after all
+                remaining = hasMore ? countVisible(range.tailMap(lastKey, false), revision) : 0;
+            }
+        }
+        String next = hasMore ? new ContinueKey(remaining, lastKey).format() : null;
+        return new ListResult(items, revision, hasMore, next, remaining);
+    }
+
+    private static long countVisible(NavigableMap<StorageKey, Version> range, long revision) {
+        long n = 0;
+        for (Version head : range.values()) { // bounded by the size of the range
+            if (Version.visibleAt(head, revision) != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The keys of one resource (in one namespace, or all), strictly after {@code after} if given. */
@@ -358,19 +385,6 @@ final class MvccStore implements Store {
         StorageKey to = namespace == null ? new StorageKey(group, resource + '\0', "", "")
                 : new StorageKey(group, resource, namespace + '\0', "");
         return after == null ? index.subMap(from, true, to, false) : index.subMap(after, false, to, false);
-    }
-
-    /** A continue key is {@code namespace/name} of the last item of the previous page. */
-    private static StorageKey parseContinueKey(String group, String resource, String namespace, String key) {
-        int slash = key.indexOf('/');
-        if (slash < 0) {
-            throw new IllegalArgumentException("malformed continue key: " + key);
-        }
-        String ns = key.substring(0, slash);
-        if (namespace != null && !namespace.equals(ns)) {
-            throw new IllegalArgumentException("continue key " + key + " is not in namespace " + namespace);
-        }
-        return new StorageKey(group, resource, ns, key.substring(slash + 1));
     }
 
     // ------------------------------------------------------------------------------------------------

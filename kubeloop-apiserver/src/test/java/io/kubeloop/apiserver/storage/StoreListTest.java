@@ -225,6 +225,46 @@ class StoreListTest {
                 .containsExactly("n2");
     }
 
+    @Test
+    void namesWithColonsPageCorrectly() {
+        for (String name : List.of("system:a", "system:controller:b", "system:controller:c", "view")) {
+            create(StorageKey.clusterScoped("rbac.authorization.k8s.io", "clusterroles", name));
+        }
+        List<String> seen = new ArrayList<>();
+        List<Long> remaining = new ArrayList<>();
+        String continueKey = null;
+        long revision = 0;
+        for (int page = 0; page < 10; page++) {
+            ListResult r = store.list("rbac.authorization.k8s.io", "clusterroles", null, revision, null, 1,
+                    continueKey);
+            revision = r.revision();
+            seen.addAll(names(r.items()));
+            remaining.add(r.remainingCount());
+            continueKey = r.continueKey();
+            if (continueKey == null) {
+                break;
+            }
+        }
+        assertThat(seen).containsExactly("system:a", "system:controller:b", "system:controller:c", "view");
+        assertThat(remaining).containsExactly(3L, 2L, 1L, 0L);
+    }
+
+    @Test
+    void aContinueKeyOfAFilteredListStillGivesExactCountsWithoutTheFilter() {
+        for (int i = 0; i < 6; i++) {
+            create(pod("ns", "p" + i), "app=" + (i % 2 == 0 ? "web" : "db"));
+        }
+        ListResult filtered = store.list("", "pods", "ns", 0, o -> "web".equals(label(o, "app")), 1, null);
+        assertThat(filtered.remainingCount()).isEqualTo(-1);
+        ListResult rest = store.list("", "pods", "ns", filtered.revision(), null, 2, filtered.continueKey());
+        assertThat(names(rest.items())).containsExactly("p1", "p2");
+        assertThat(rest.remainingCount()).isEqualTo(3);
+        ListResult last = store.list("", "pods", "ns", rest.revision(), null, 3, rest.continueKey());
+        assertThat(names(last.items())).containsExactly("p3", "p4", "p5");
+        assertThat(last.hasMore()).isFalse();
+        assertThat(last.remainingCount()).isZero();
+    }
+
     static Stream<Arguments> filteredPages() {
         // 6 pods p0..p5, the even ones labelled app=web; filter app=web.
         return Stream.of(
@@ -256,8 +296,11 @@ class StoreListTest {
     static Stream<Arguments> badArguments() {
         return Stream.of(
                 Arguments.of("negative limit", "ns", -1, null),
-                Arguments.of("continue key without a slash", "ns", 1, "p1"),
-                Arguments.of("continue key of another namespace", "ns", 1, "other/p1"));
+                Arguments.of("continue key without a count", "ns", 1, "ns/p1"),
+                Arguments.of("continue key without a slash", "ns", 1, "3:p1"),
+                Arguments.of("continue key with a bad count", "ns", 1, "x:ns/p1"),
+                Arguments.of("continue key with a negative count", "ns", 1, "-2:ns/p1"),
+                Arguments.of("continue key of another namespace", "ns", 1, "0:other/p1"));
     }
 
     @ParameterizedTest(name = "{0}")
