@@ -84,12 +84,44 @@ public final class ApiHttpHandler implements HttpHandler {
                 return;
             }
         }
+        if (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/")) {
+            if (requireGet(exchange, method)) {
+                openApi(exchange, path);
+            }
+            return;
+        }
         if (path.equals("/api") || path.equals("/apis") || path.startsWith("/api/") || path.startsWith("/apis/")) {
             api(exchange, method, path);
             return;
         }
         responses.status(exchange, Statuses.routeNotFound());
     }
+
+    private void openApi(HttpExchange exchange, String path) throws IOException {
+        ResourceRegistry reg = registry.get();
+        OpenApi docs = openApi;
+        if (docs == null || openApiRegistry != reg) {
+            docs = new OpenApi(json, reg); // rebuilt only when the registry changes
+            openApi = docs;
+            openApiRegistry = reg;
+        }
+        if (path.equals("/openapi/v3")) {
+            responses.raw(exchange, 200, docs.index(), Responses.JSON, null);
+            return;
+        }
+        String gv = path.substring("/openapi/v3/".length());
+        byte[] doc = docs.document(gv);
+        if (doc == null) {
+            responses.status(exchange, Statuses.routeNotFound());
+            return;
+        }
+        String query = exchange.getRequestURI().getQuery();
+        boolean hashed = query != null && query.contains("hash=" + docs.hash(gv));
+        responses.raw(exchange, 200, doc, Responses.JSON, hashed ? "public, immutable" : null);
+    }
+
+    private volatile OpenApi openApi;
+    private volatile ResourceRegistry openApiRegistry;
 
     private void health(HttpExchange exchange, String check) throws IOException {
         String query = exchange.getRequestURI().getQuery();

@@ -172,8 +172,13 @@ final class ResourceEndpoints {
             throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch "
                     + "\"exact\" is forbidden for resourceVersion \"0\""));
         }
-        ListResult result = store.list(type.group(), type.plural(), namespaceFilter(info, type), atRevision, filter,
-                limit, start);
+        ListResult result;
+        try {
+            result = store.list(type.group(), type.plural(), namespaceFilter(info, type), atRevision, filter, limit,
+                    start);
+        } catch (IllegalArgumentException badContinueKey) {
+            throw new ApiException(Statuses.badRequest("continue key is not valid: " + badContinueKey.getMessage()));
+        }
         ObjectNode list = json.createObjectNode();
         list.put("kind", type.listKind());
         list.put("apiVersion", type.gvk().apiVersion());

@@ -32,6 +32,15 @@ final class Responses {
         bytes(exchange, status.getCode(), json.writeValueAsBytes(status), JSON);
     }
 
+    /** A pre-serialized body; {@code cacheControl} null means kube-apiserver's default (no caching). */
+    void raw(HttpExchange exchange, int code, byte[] body, String contentType, String cacheControl) throws IOException {
+        if (cacheControl != null) {
+            exchange.getResponseHeaders().set("Cache-Control", cacheControl);
+            exchange.getResponseHeaders().set("Expires", "Thu, 01 Jan 2099 00:00:00 GMT");
+        }
+        bytes(exchange, code, body, contentType);
+    }
+
     void text(HttpExchange exchange, int code, String body, String contentType) throws IOException {
         exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
         bytes(exchange, code, body.getBytes(StandardCharsets.UTF_8), contentType);
@@ -39,7 +48,9 @@ final class Responses {
 
     private static void bytes(HttpExchange exchange, int code, byte[] body, String contentType) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
+        if (!exchange.getResponseHeaders().containsKey("Cache-Control")) {
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
+        }
         boolean head = exchange.getRequestMethod().equals("HEAD");
         exchange.sendResponseHeaders(code, head ? -1 : body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {

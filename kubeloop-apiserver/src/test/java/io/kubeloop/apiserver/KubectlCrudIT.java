@@ -1,0 +1,130 @@
+package io.kubeloop.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Everyday kubectl commands against the embedded server, as a user would type them. */
+class KubectlCrudIT {
+
+    private static final String DEPLOYMENT = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              name: web
+              labels: {app: web}
+            spec:
+              replicas: 2
+              selector:
+                matchLabels: {app: web}
+              template:
+                metadata:
+                  labels: {app: web}
+                spec:
+                  containers:
+                  - name: nginx
+                    image: nginx:1.25
+            """;
+
+    private EmbeddedApiServer server;
+    private Kubectl kubectl;
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() {
+        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        server = EmbeddedApiServer.builder().start();
+        kubectl = new Kubectl(server, dir);
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void createGetLabelAnnotateScaleDelete() throws Exception {
+        assertThat(kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok().out())
+                .contains("deployment.apps/web created");
+        assertThat(kubectl.run("get", "deployments").ok().out()).contains("web");
+        assertThat(kubectl.run("get", "deploy", "web", "-o", "yaml").ok().out())
+                .contains("name: web").contains("image: nginx:1.25").contains("resourceVersion:");
+        assertThat(kubectl.run("get", "deploy", "web", "-o", "jsonpath={.spec.replicas}").ok().out()).isEqualTo("2");
+
+        assertThat(kubectl.run("label", "deploy", "web", "tier=front").ok().out()).contains("deployment.apps/web labeled");
+        assertThat(kubectl.run("annotate", "deploy", "web", "owner=team-a").ok().out()).contains("annotated");
+        assertThat(kubectl.run("get", "deploy", "-l", "tier=front", "-o", "name").ok().out().strip())
+                .isEqualTo("deployment.apps/web");
+
+        assertThat(kubectl.run("scale", "deploy", "web", "--replicas=5").ok().out()).contains("scaled");
+        assertThat(kubectl.run("scale", "deploy", "web", "--current-replicas=5", "--replicas=3").ok().out())
+                .contains("scaled");
+        assertThat(kubectl.run("get", "deploy", "web", "-o", "jsonpath={.spec.replicas}").ok().out()).isEqualTo("3");
+
+        assertThat(kubectl.run("delete", "deploy", "web").ok().out()).contains("deployment.apps \"web\" deleted");
+        Kubectl.Result gone = kubectl.run("get", "deploy", "web");
+        assertThat(gone.exit()).isEqualTo(1);
+        assertThat(gone.err()).contains("Error from server (NotFound): deployments.apps \"web\" not found");
+    }
+
+    @Test
+    void patchInEveryType() throws Exception {
+        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        kubectl.run("patch", "deploy", "web", "--type", "merge", "-p", "{\"spec\":{\"replicas\":4}}").ok();
+        kubectl.run("patch", "deploy", "web", "--type", "json", "-p",
+                "[{\"op\":\"add\",\"path\":\"/metadata/labels/x\",\"value\":\"z\"}]").ok();
+        kubectl.run("patch", "deploy", "web", "-p",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"nginx\",\"image\":\"nginx:1.27\"}]}}}}").ok();
+        String yaml = kubectl.run("get", "deploy", "web", "-o", "yaml").ok().out();
+        assertThat(yaml).contains("replicas: 4").contains("x: z").contains("image: nginx:1.27");
+    }
+
+    @Test
+    void namespacesConfigMapsAndAllNamespaces() throws Exception {
+        // (kubectl create namespace/configmap send protobuf bodies, which the server does not read yet.)
+        kubectl.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\"}}",
+                "create", "-f", "-").ok();
+        kubectl.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cfg\"},"
+                + "\"data\":{\"a\":\"1\"}}", "create", "-n", "team", "-f", "-").ok();
+        assertThat(kubectl.run("get", "cm", "-A").ok().out()).contains("team").contains("cfg");
+        assertThat(kubectl.run("get", "ns").ok().out()).contains("default").contains("kube-system").contains("team");
+        Kubectl.Result missing = kubectl.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"x\"}}", "create", "-n", "nope", "-f", "-");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("namespaces \"nope\" not found");
+        assertThat(kubectl.run("get", "pods", "--field-selector", "spec.nodeName=").ok().err())
+                .contains("No resources found");
+    }
+
+    @Test
+    void replaceAndWatch() throws Exception {
+        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        Path watchOut = dir.resolve("watch.txt");
+        Process watch = kubectl.start(watchOut, "get", "deploy", "-w", "-o", "name");
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Files.readString(watchOut, StandardCharsets.UTF_8).contains("deployment.apps/web"));
+            kubectl.runWithInput(DEPLOYMENT.replace("replicas: 2", "replicas: 6"), "replace", "-f", "-").ok();
+            kubectl.run("delete", "deploy", "web").ok();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                    Files.readString(watchOut, StandardCharsets.UTF_8).lines()
+                            .filter(l -> l.equals("deployment.apps/web")).count() >= 3);
+        } finally {
+            watch.destroy();
+            watch.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
