@@ -48,8 +48,18 @@ final class Kubectl {
         return runWithInput(null, args);
     }
 
+    /** Runs kubectl with extra environment variables (for example {@code KUBE_EDITOR}). */
+    Result runWithEnv(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
+        return run(null, env, args);
+    }
+
     /** Runs kubectl with {@code stdin} as its standard input (for {@code -f -}). */
     Result runWithInput(String stdin, String... args) throws IOException, InterruptedException {
+        return run(stdin, java.util.Map.of(), args);
+    }
+
+    private Result run(String stdin, java.util.Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", dir.resolve("kubeconfig").toString(),
                 "--cache-dir", dir.resolve("cache").toString()));
         cmd.addAll(List.of(args));
@@ -57,6 +67,7 @@ final class Kubectl {
         Path out = dir.resolve("out-" + n);
         Path err = dir.resolve("err-" + n);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
         if (stdin != null) {
             Path in = dir.resolve("in-" + n);
             Files.writeString(in, stdin);

@@ -127,4 +127,33 @@ class KubectlCrudIT {
             watch.waitFor(10, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void applyCreatesThenUpdatesClientSideAndServerSide() throws Exception {
+        assertThat(kubectl.runWithInput(DEPLOYMENT, "apply", "-f", "-").ok().out()).contains("deployment.apps/web created");
+        assertThat(kubectl.runWithInput(DEPLOYMENT.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
+                .contains("deployment.apps/web configured");
+        assertThat(kubectl.runWithInput(DEPLOYMENT.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
+                .contains("deployment.apps/web unchanged");
+        assertThat(kubectl.run("get", "deploy", "web", "-o", "yaml").ok().out())
+                .contains("image: nginx:1.27").contains("kubectl.kubernetes.io/last-applied-configuration");
+
+        String cm = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"ssa\"},\"data\":{\"a\":\"1\"}}";
+        assertThat(kubectl.runWithInput(cm, "apply", "--server-side", "-f", "-").ok().out())
+                .contains("configmap/ssa serverside-applied");
+        assertThat(kubectl.runWithInput(cm.replace("\"1\"", "\"2\""), "apply", "--server-side", "-f", "-").ok().out())
+                .contains("serverside-applied");
+        assertThat(kubectl.run("get", "cm", "ssa", "-o", "jsonpath={.data.a}").ok().out()).isEqualTo("2");
+    }
+
+    @Test
+    void editThroughAScriptedEditor() throws Exception {
+        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        Path editor = dir.resolve("editor.sh");
+        Files.writeString(editor, "#!/bin/sh\nsed -i 's/replicas: 2/replicas: 9/' \"$1\"\n");
+        editor.toFile().setExecutable(true);
+        Kubectl.Result edited = kubectl.runWithEnv(java.util.Map.of("KUBE_EDITOR", editor.toString()), "edit", "deploy", "web");
+        assertThat(edited.ok().out()).contains("deployment.apps/web edited");
+        assertThat(kubectl.run("get", "deploy", "web", "-o", "jsonpath={.spec.replicas}").ok().out()).isEqualTo("9");
+    }
 }
