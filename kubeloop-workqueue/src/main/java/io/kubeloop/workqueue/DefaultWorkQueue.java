@@ -8,6 +8,7 @@ import static io.kubeloop.workqueue.QueueNode.QUEUED;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -19,10 +20,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Design.</b> client-go (and the official Java client) keep a FIFO list plus two hash sets, dirty
  * and processing, so one add–get–done cycle costs about seven hash operations and three allocations. Here
- * every item that needs processing or is being processed has one {@link QueueNode} in one
- * {@link NodeTable}; the node <em>is</em> the FIFO link (an intrusive list) and carries the item's state,
- * so a cycle costs two table probes and one allocation, and the lock is held for a few dozen
- * instructions.
+ * every item that needs processing or is being processed has one {@link QueueNode} in one map; the node
+ * <em>is</em> the FIFO link (an intrusive list) and carries the item's state, so a cycle costs three map
+ * operations and two small allocations, an add of an item that is already waiting allocates nothing, and
+ * the lock is held for a few dozen instructions. The map is a plain {@code HashMap}: its tree bins keep
+ * lookups logarithmic even when item hash codes collide on purpose (object names are chosen by users).
  *
  * <p><b>Item states</b> (client-go's sets in brackets):
  * <pre>
@@ -58,7 +60,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private final Condition itemQueued = lock.newCondition();
     /** Signalled (all) when {@code nodes} becomes empty while a drain waits, and on shutdown. */
     private final Condition drained = lock.newCondition();
-    private final NodeTable<T> nodes = new NodeTable<>();
+    private final HashMap<T, QueueNode<T>> nodes = new HashMap<>();
     private QueueNode<T> head;
     private QueueNode<T> tail;
     private int readyCount;
@@ -106,7 +108,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (shuttingDown) {
                 return;
             }
-            QueueNode<T> node = nodes.getOrCreate(item);
+            QueueNode<T> node = nodes.computeIfAbsent(item, QueueNode::new);
             switch (node.state) {
                 case NEW -> {
                     markDirty(node);
@@ -193,7 +195,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (node.state == PROCESSING_DIRTY) {
                 enqueue(node);
             } else {
-                nodes.remove(node);
+                nodes.remove(item);
                 if (drainWaiters > 0 && nodes.isEmpty()) {
                     drained.signalAll();
                 }

@@ -1,8 +1,8 @@
 package io.kubeloop.workqueue;
 
 /**
- * An item that needs processing or is being processed, as the work queue tracks it: its state, its link in
- * the ready list, and its slot key in the {@link NodeTable}. Every field is guarded by the queue's lock.
+ * An item that needs processing or is being processed, as the work queue tracks it: its state and its link
+ * in the ready list. Every field is guarded by the queue's lock.
  */
 final class QueueNode<T> {
 
@@ -12,8 +12,6 @@ final class QueueNode<T> {
     static final int PROCESSING_DIRTY = 2;
 
     final T item;
-    /** {@link NodeTable#spread} of the item's hash code. */
-    final int hash;
     int state = NEW;
     /** Next in the ready list. */
     QueueNode<T> next;
@@ -24,8 +22,7 @@ final class QueueNode<T> {
     QueueNode<T> olderInFlight;
     QueueNode<T> newerInFlight;
 
-    QueueNode(T item, int hash) {
+    QueueNode(T item) {
         this.item = item;
-        this.hash = hash;
     }
 }

@@ -15,7 +15,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The queue's item index must behave like a map whatever the keys' hash codes: keys that collide, keys
+ * The queue must behave the same whatever the keys' hash codes: keys that collide, keys
  * whose hashes cluster into long probe runs, and key sets that grow the index and shrink it again. The
  * queue is checked step by step against client-go's model (a FIFO list plus dirty and processing sets).
  */
