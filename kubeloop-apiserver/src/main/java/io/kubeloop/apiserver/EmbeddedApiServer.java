@@ -59,7 +59,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         for (String ns : INITIAL_NAMESPACES) {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock);
+        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
         http.createContext("/", handler);
@@ -165,6 +165,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private ResourceRegistry registry = ResourceRegistry.builtIn();
         private Clock clock = Clock.system();
         private int historyLimit = StoreBuilder.DEFAULT_HISTORY_LIMIT;
+        private java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
 
         private Builder() {}
 
@@ -204,6 +205,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 throw new IllegalArgumentException("historyLimit must be at least 1, was " + historyLimit);
             }
             this.historyLimit = historyLimit;
+            return this;
+        }
+
+        /**
+         * How often a watch that allows bookmarks gets one (default 1 minute, as kube-apiserver); shorter in
+         * tests. Writing them is also how the server notices a watcher that went away without a word.
+         */
+        public Builder bookmarkInterval(java.time.Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("bookmarkInterval must be positive, was " + interval);
+            }
+            this.bookmarkInterval = interval;
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.apiserver.ApiClient.Watch;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,6 +198,22 @@ class ListWatchIT {
         try (Watch w = api.watch("/api/v1/watch/namespaces/default/pods/a?timeoutSeconds=1")) {
             assertThat(w.next().get("object").get("metadata").get("name").asString()).isEqualTo("a");
             assertThat(w.endsWithoutMoreEvents()).isTrue();
+        }
+    }
+
+    @Test
+    void periodicBookmarksCarryTheLatestRevision() throws Exception {
+        server.close();
+        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(200)).start();
+        api = new ApiClient(server.url());
+        JsonNode a = pod("default", "a", "web", "n1");
+        try (Watch w = api.watch("/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true&resourceVersion="
+                + rv(a))) {
+            JsonNode b = pod("default", "b", "web", "n1");
+            assertThat(w.next().get("type").asString()).isEqualTo("ADDED");
+            JsonNode bookmark = w.next();
+            assertThat(bookmark.get("type").asString()).isEqualTo("BOOKMARK");
+            assertThat(bookmark.get("object").get("metadata").get("resourceVersion").asString()).isEqualTo(rv(b));
         }
     }
 

@@ -35,13 +35,18 @@ public final class ApiHttpHandler implements HttpHandler {
     private volatile String serverAddress = "127.0.0.1:0";
 
     private final ResourceEndpoints resources;
+    private final ApiServerMetrics metrics;
+    private final Clock clock;
 
-    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry, Store store, Clock clock) {
+    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry, Store store, Clock clock,
+            java.time.Duration bookmarkInterval) {
         this.json = json;
         this.registry = registry;
+        this.clock = clock;
         this.responses = new Responses(json);
         this.version = KubernetesVersion.SERVED;
-        this.resources = new ResourceEndpoints(json, store, clock, registry);
+        this.metrics = new ApiServerMetrics(registry, store);
+        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval);
     }
 
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
@@ -49,9 +54,16 @@ public final class ApiHttpHandler implements HttpHandler {
         this.serverAddress = hostPort;
     }
 
+    /** The exchange attribute under which the router records what a request was, for metrics. */
+    static final String LABELS = "io.kubeloop.apiserver.labels";
+
     @Override
     public void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
+        long start = clock.nanoTime();
+        ApiServerMetrics.RequestLabels labels = new ApiServerMetrics.RequestLabels();
+        labels.verb = exchange.getRequestMethod();
+        exchange.setAttribute(LABELS, labels);
+        try {
             route(exchange);
         } catch (RuntimeException e) {
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
@@ -61,6 +73,9 @@ public final class ApiHttpHandler implements HttpHandler {
             } catch (IOException | RuntimeException ignored) {
                 // The response was already started; the client sees a truncated body.
             }
+        } finally {
+            exchange.close();
+            metrics.recordRequest(labels, exchange.getResponseCode(), clock.nanoTime() - start);
         }
     }
 
@@ -83,6 +98,12 @@ public final class ApiHttpHandler implements HttpHandler {
                 }
                 return;
             }
+        }
+        if (path.equals("/metrics")) {
+            if (requireGet(exchange, method)) {
+                responses.text(exchange, 200, metrics.scrape(), "text/plain; version=0.0.4; charset=utf-8");
+            }
+            return;
         }
         if (path.equals("/openapi/v3") || path.startsWith("/openapi/v3/")) {
             if (requireGet(exchange, method)) {
@@ -174,6 +195,11 @@ public final class ApiHttpHandler implements HttpHandler {
             responses.status(exchange, Statuses.routeNotFound());
             return;
         }
+        ApiServerMetrics.RequestLabels labels = (ApiServerMetrics.RequestLabels) exchange.getAttribute(LABELS);
+        labels.group = type.group();
+        labels.version = type.version();
+        labels.resource = type.plural();
+        labels.subresource = info.subresource();
         resources.handle(exchange, info, type);
     }
 

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -52,7 +53,13 @@ final class ResourceEndpoints {
     private final Responses responses;
     private final Supplier<ResourceRegistry> registry;
 
-    ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry) {
+    private final ApiServerMetrics metrics;
+    private final Duration bookmarkInterval;
+
+    ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry,
+            ApiServerMetrics metrics, Duration bookmarkInterval) {
+        this.metrics = metrics;
+        this.bookmarkInterval = bookmarkInterval;
         this.json = json;
         this.store = store;
         this.clock = clock;
@@ -73,6 +80,16 @@ final class ResourceEndpoints {
     private void dispatch(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
         Map<String, String> query = query(exchange);
         String method = exchange.getRequestMethod();
+        ApiServerMetrics.RequestLabels labels =
+                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS);
+        boolean watching = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
+        labels.verb = switch (method) {
+            case "GET", "HEAD" -> watching ? "WATCH" : info.isCollection() ? "LIST" : "GET";
+            case "DELETE" -> info.isCollection() ? "DELETECOLLECTION" : "DELETE";
+            case "PATCH" -> "application/apply-patch+yaml".equals(exchange.getRequestHeaders().getFirst("Content-Type"))
+                    ? "APPLY" : "PATCH";
+            default -> method;
+        };
         boolean allNamespacesRead = info.isCollection() && (method.equals("GET") || method.equals("HEAD"));
         if ((!type.namespaced() && !info.namespace().isEmpty())
                 || (type.namespaced() && info.namespace().isEmpty() && !allNamespacesRead)) {
@@ -243,7 +260,8 @@ final class ResourceEndpoints {
         } else {
             watch = store.watch(type.group(), type.plural(), ns, parseRevision(rv), filter, WATCH_BUFFER);
         }
-        try (watch) {
+        try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
+                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS))) {
             stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks);
         }
     }
@@ -255,16 +273,28 @@ final class ResourceEndpoints {
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
         long deadline = clock.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long interval = bookmarkInterval.toNanos();
+        long nextBookmark = clock.nanoTime() + interval;
         try (OutputStream out = exchange.getResponseBody()) {
             out.flush();
             while (true) {
-                long remaining = deadline - clock.nanoTime();
+                long now = clock.nanoTime();
+                long remaining = deadline - now;
                 if (remaining <= 0) {
                     return;
                 }
+                if (bookmarks && nextBookmark - now <= 0) {
+                    // Periodic bookmarks tell the client how far it is synced, and find dead connections.
+                    OptionalLong safe = watch.bookmarkRevision();
+                    if (safe.isPresent()) {
+                        writeBookmark(out, type, safe.getAsLong(), false);
+                    }
+                    nextBookmark = now + interval;
+                }
+                long wait = Math.min(remaining, bookmarks ? Math.max(1, nextBookmark - now) : remaining);
                 StoreEvent event;
                 try {
-                    event = watch.next(Duration.ofNanos(Math.min(remaining, Duration.ofSeconds(1).toNanos())));
+                    event = watch.next(Duration.ofNanos(Math.min(wait, Duration.ofSeconds(1).toNanos())));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
