@@ -58,6 +58,22 @@ class ResourceCrudIT {
     }
 
     @Test
+    void yamlBodiesAreAcceptedForCreateAndApply() {
+        Reply created = api.request("POST", "/api/v1/namespaces/default/configmaps", "application/yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n");
+        assertThat(created.code()).as(created.raw()).isEqualTo(201);
+        assertThat(created.body().get("data").get("k").asString()).isEqualTo("v");
+
+        Reply applied = api.request("PATCH", "/api/v1/namespaces/default/configmaps/z?fieldManager=me",
+                "application/apply-patch+yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\ndata:\n  k: w\n");
+        assertThat(applied.code()).as(applied.raw()).isEqualTo(201);
+
+        Reply broken = api.request("POST", "/api/v1/namespaces/default/configmaps", "application/yaml", "a: [b");
+        assertThat(broken.code()).isEqualTo(400);
+        assertThat(broken.body().get("message").asString()).startsWith("error converting YAML to JSON");
+    }
+
+    @Test
     void generateNameMakesAUniqueName() {
         JsonNode a = api.create("/api/v1/namespaces/default/configmaps",
                 "{\"metadata\":{\"generateName\":\"cfg-\"},\"data\":{}}");

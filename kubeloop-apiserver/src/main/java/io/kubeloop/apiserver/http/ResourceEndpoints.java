@@ -34,6 +34,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The verbs on resources: get, list, watch, create, update, delete and deletecollection, on the main
@@ -407,7 +408,7 @@ final class ResourceEndpoints {
 
     private void patch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             Patches patchType) throws IOException {
-        JsonNode patch = parse(readBody(exchange));
+        JsonNode patch = patchType == Patches.APPLY_PATCH ? parseYaml(readBody(exchange)) : parse(readBody(exchange));
         String fieldManager = q.get("fieldManager");
         if (patchType == Patches.APPLY_PATCH && (fieldManager == null || fieldManager.isEmpty())) {
             throw new ApiException(Statuses.invalid(type.group(), type.kind(), info.name(), java.util.List.of(
@@ -608,15 +609,18 @@ final class ResourceEndpoints {
 
     private ObjectNode readObject(HttpExchange exchange, ResourceType type) throws IOException {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+        boolean yamlBody = false;
         if (contentType != null && !contentType.isBlank()) {
             String mt = MediaType.parse(contentType).type();
-            if (!mt.equals("application/json") && !mt.equals("*/*")) {
+            yamlBody = mt.equals("application/yaml");
+            if (!mt.equals("application/json") && !mt.equals("*/*") && !yamlBody) {
                 throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType,
                         "the body of the request was in an unknown format - accepted media types include: "
-                                + "application/json"));
+                                + "application/json, application/yaml"));
             }
         }
-        JsonNode node = parse(readBody(exchange));
+        byte[] body = readBody(exchange);
+        JsonNode node = yamlBody ? parseYaml(body) : parse(body);
         if (!node.isObject()) {
             throw new ApiException(Statuses.badRequest("the body of the request must be a JSON object"));
         }
@@ -630,6 +634,18 @@ final class ResourceEndpoints {
         }
         return object;
     }
+
+    /** YAML (of which JSON is a subset), for application/yaml bodies and apply patches. */
+    private JsonNode parseYaml(byte[] body) {
+        try {
+            JsonNode node = YAML.readTree(body);
+            return node == null || node.isMissingNode() ? json.createObjectNode() : node;
+        } catch (JacksonException e) {
+            throw new ApiException(Statuses.badRequest("error converting YAML to JSON: " + e.getOriginalMessage()));
+        }
+    }
+
+    private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
     private JsonNode parse(byte[] body) {
         try {
