@@ -385,25 +385,40 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.badRequest(
                     "the namespace of the provided object does not match the namespace sent on the request"));
         }
-        String rv = object.path("metadata").path("resourceVersion").asString("");
-        StorageKey key = key(info, type);
         boolean statusOnly = info.subresource().equals("status");
-        ObjectNode stored;
+        responses.json(exchange, 200, conditionalUpdate(info, type, q, current -> new Desired(object,
+                ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
+    }
+
+    /**
+     * What a client wants an object to become: {@code sent} is what it sent (whose resourceVersion, if any,
+     * must be the current one), {@code next} the object to store.
+     */
+    private record Desired(JsonNode sent, ObjectNode next) {}
+
+    /**
+     * Read-modify-write with kube-apiserver's optimistic concurrency: {@code change} turns the current object
+     * into what the client wants; a resourceVersion in what it sent that is not the current one is a 409
+     * Conflict; with {@code dryRun=All} nothing is stored and the would-be result is returned.
+     */
+    private ObjectNode conditionalUpdate(RequestInfo info, ResourceType type, Map<String, String> q,
+            java.util.function.Function<ObjectNode, Desired> change) {
+        boolean dryRun = dryRun(q);
         try {
-            stored = store.guaranteedUpdate(key, Preconditions.NONE, current -> {
-                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString())) {
+            return store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
+                Desired d = change.apply(current);
+                String rv = d.sent().path("metadata").path("resourceVersion").asString("");
+                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
                     throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
                 }
-                ObjectNode next = ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly);
-                if (dryRun(q)) {
-                    throw new DryRunResult(next);
+                if (dryRun) {
+                    throw new DryRunResult(d.next());
                 }
-                return next;
+                return d.next();
             });
         } catch (DryRunResult preview) {
-            stored = preview.object;
+            return preview.object;
         }
-        responses.json(exchange, 200, stored);
     }
 
     private void patch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
@@ -426,51 +441,22 @@ final class ResourceEndpoints {
             responses.json(exchange, 201, dryRun(q) ? created : store.create(key, created));
             return;
         }
-        ObjectNode stored;
-        try {
-            stored = store.guaranteedUpdate(key, Preconditions.NONE, current -> {
-                ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
-                String rv = patched.path("metadata").path("resourceVersion").asString("");
-                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
-                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
-                }
-                ObjectNode next = ObjectRules.prepareUpdate(type, current, patched, statusOnly);
-                if (dryRun(q)) {
-                    throw new DryRunResult(next);
-                }
-                return next;
-            });
-        } catch (DryRunResult preview) {
-            stored = preview.object;
-        }
-        responses.json(exchange, 200, stored);
+        responses.json(exchange, 200, conditionalUpdate(info, type, q, current -> {
+            ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
+            return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
+        }));
     }
 
     /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */
     private void scale(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             Patches patchType) throws IOException {
-        byte[] body = readBody(exchange);
-        JsonNode input = parse(body);
-        ObjectNode stored;
-        try {
-            stored = store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
-                ObjectNode scale = Scale.of(json, type, current);
-                ObjectNode desired = patchType == null ? (ObjectNode) input
-                        : patchType.apply(type, scale, input, q.get("fieldManager"), clock.now());
-                String rv = desired.path("metadata").path("resourceVersion").asString("");
-                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
-                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
-                }
-                ObjectNode next = ObjectRules.prepareUpdate(type, current, Scale.withReplicas(current,
-                        Scale.replicas(type, info.name(), desired)), false);
-                if (dryRun(q)) {
-                    throw new DryRunResult(next);
-                }
-                return next;
-            });
-        } catch (DryRunResult preview) {
-            stored = preview.object;
-        }
+        JsonNode input = parse(readBody(exchange));
+        ObjectNode stored = conditionalUpdate(info, type, q, current -> {
+            JsonNode desired = patchType == null ? input
+                    : patchType.apply(type, Scale.of(json, type, current), input, q.get("fieldManager"), clock.now());
+            return new Desired(desired, ObjectRules.prepareUpdate(type, current,
+                    Scale.withReplicas(current, Scale.replicas(type, info.name(), desired)), false));
+        });
         responses.json(exchange, 200, Scale.of(json, type, stored));
     }
 
