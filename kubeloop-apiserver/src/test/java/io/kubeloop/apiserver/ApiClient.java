@@ -35,6 +35,11 @@ final class ApiClient {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
+    /** A GET with an Accept header, e.g. kubectl's Table Accept. */
+    Reply get(String path, String accept) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Accept", accept).GET());
+    }
+
     Reply post(String path, String body) {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
@@ -67,9 +72,18 @@ final class ApiClient {
 
     /** A watch whose lines are read on a background thread; take them with {@link Watch#next}. */
     Watch watch(String path) {
+        return watch(path, null);
+    }
+
+    /** A watch sent with an Accept header (null for none). */
+    Watch watch(String path, String accept) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).GET();
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
         HttpResponse<Stream<String>> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofLines());
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

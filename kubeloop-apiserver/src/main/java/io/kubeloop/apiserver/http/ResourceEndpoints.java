@@ -29,6 +29,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -53,6 +54,7 @@ final class ResourceEndpoints {
     private final Clock clock;
     private final Responses responses;
     private final Supplier<ResourceRegistry> registry;
+    private final TableView tables;
 
     private final ApiServerMetrics metrics;
     private final Duration bookmarkInterval;
@@ -66,6 +68,7 @@ final class ResourceEndpoints {
         this.clock = clock;
         this.registry = registry;
         this.responses = new Responses(json);
+        this.tables = new TableView(json, clock);
     }
 
     void handle(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
@@ -121,9 +124,10 @@ final class ResourceEndpoints {
                 if (watch) {
                     watch(exchange, info, type, query, info.name());
                 } else if (sub.equals("scale")) {
-                    responses.json(exchange, 200, Scale.of(json, type, store.get(key(info, type))));
+                    responses.json(exchange, 200, tables.object(exchange, query, type,
+                            Scale.of(json, type, store.get(key(info, type)))));
                 } else {
-                    responses.json(exchange, 200, store.get(key(info, type)));
+                    responses.json(exchange, 200, tables.object(exchange, query, type, store.get(key(info, type))));
                 }
             }
             case "PUT" -> {
@@ -215,7 +219,7 @@ final class ResourceEndpoints {
             copy.remove("kind");
             items.add(copy);
         }
-        responses.json(exchange, 200, list);
+        responses.json(exchange, 200, tables.list(exchange, q, type, list));
     }
 
     private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
@@ -251,6 +255,7 @@ final class ResourceEndpoints {
             throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
                     + "forbidden for watch unless sendInitialEvents is provided"));
         }
+        UnaryOperator<ObjectNode> view = tables.watch(exchange, q, type);
         long timeoutSeconds = q.containsKey("timeoutSeconds") ? parseNonNegative("timeoutSeconds",
                 q.get("timeoutSeconds")) : 1800 + ThreadLocalRandom.current().nextLong(1800);
         String ns = namespaceFilter(info, type);
@@ -263,13 +268,13 @@ final class ResourceEndpoints {
         }
         try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
                 (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS))) {
-            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks);
+            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view);
         }
     }
 
     /** Writes events as chunked JSON, one compact event per line, flushed per event. */
     private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
-            boolean bookmarks, boolean initialEventsEndBookmark) throws IOException {
+            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
@@ -288,7 +293,7 @@ final class ResourceEndpoints {
                     // Periodic bookmarks tell the client how far it is synced, and find dead connections.
                     OptionalLong safe = watch.bookmarkRevision();
                     if (safe.isPresent()) {
-                        writeBookmark(out, type, safe.getAsLong(), false);
+                        writeBookmark(out, type, safe.getAsLong(), false, view);
                     }
                     nextBookmark = now + interval;
                 }
@@ -309,13 +314,13 @@ final class ResourceEndpoints {
                 if (event.type() == StoreEvent.Type.BOOKMARK) {
                     // The store marks the end of a listAndWatch's initial state with a bookmark.
                     if (bookmarks) {
-                        writeBookmark(out, type, event.revision(), initialEventsEndBookmark);
+                        writeBookmark(out, type, event.revision(), initialEventsEndBookmark, view);
                     }
                     continue;
                 }
                 ObjectNode line = json.createObjectNode();
                 line.put("type", event.type().name());
-                line.set("object", event.object());
+                line.set("object", view.apply(event.object()));
                 out.write(json.writeValueAsBytes(line));
                 out.write('\n');
                 out.flush();
@@ -325,11 +330,11 @@ final class ResourceEndpoints {
         }
     }
 
-    private void writeBookmark(OutputStream out, ResourceType type, long revision, boolean initialEventsEnd)
-            throws IOException {
+    private void writeBookmark(OutputStream out, ResourceType type, long revision, boolean initialEventsEnd,
+            UnaryOperator<ObjectNode> view) throws IOException {
         ObjectNode line = json.createObjectNode();
         line.put("type", "BOOKMARK");
-        ObjectNode object = line.putObject("object");
+        ObjectNode object = json.createObjectNode();
         object.put("kind", type.kind());
         object.put("apiVersion", type.gvk().apiVersion());
         ObjectNode meta = object.putObject("metadata");
@@ -338,6 +343,7 @@ final class ResourceEndpoints {
         if (initialEventsEnd) {
             meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
         }
+        line.set("object", view.apply(object));
         out.write(json.writeValueAsBytes(line));
         out.write('\n');
         out.flush();
