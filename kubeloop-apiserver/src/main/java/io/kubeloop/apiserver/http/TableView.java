@@ -26,6 +26,11 @@ final class TableView {
         this.tables = new Tables(json, clock);
     }
 
+    /** Whether this request gets a Table rather than plain JSON (throws 400 for a bad includeObject). */
+    boolean wantsTable(HttpExchange exchange, Map<String, String> query) {
+        return options(exchange, query) != null;
+    }
+
     /** The list body, or its Table. */
     JsonNode list(HttpExchange exchange, Map<String, String> query, ResourceType type, ObjectNode list) {
         TableOptions options = options(exchange, query);
