@@ -334,6 +334,10 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             return;
         }
         long readyAt = deadlineAfter(delay);
+        Long waitingSince = waiting.readyAt(item);
+        if (waitingSince != null && waitingSince - readyAt <= 0) {
+            return; // already waiting to be ready no later: the common case of a failing key retried often
+        }
         delayLock.lock();
         try {
             if (timerStopped) {

@@ -1,11 +1,12 @@
 package io.kubeloop.workqueue;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The delaying queue's waiting items: a binary min-heap by ready time plus an index from item to entry, so
- * that an item appears at most once and moving it to an earlier time costs O(log n).
+ * that an item appears at most once and moving it to an earlier time costs O(log n). Only
+ * {@link #readyAt(Object)} may be called without the owner's lock.
  *
  * <p>Invariants: {@code heap.get(i).index == i} for every entry; {@code byItem} holds exactly the entries of
  * {@code heap}; every parent comes before its children in (readyAt, seq) order. Not thread-safe: the owner locks.
@@ -14,7 +15,8 @@ final class WaitingHeap<T> {
 
     private static final class Entry<T> {
         final T item;
-        long readyAt;
+        /** Volatile: {@link #readyAt(Object)} reads it without the owner's lock. */
+        volatile long readyAt;
         /** Insertion order: items ready at the same time leave in the order they were offered. */
         long seq;
         int index;
@@ -32,7 +34,8 @@ final class WaitingHeap<T> {
     }
 
     private final ArrayList<Entry<T>> heap = new ArrayList<>();
-    private final HashMap<T, Entry<T>> byItem = new HashMap<>();
+    /** Concurrent so that {@link #readyAt} may read it without the owner's lock; written under it. */
+    private final ConcurrentHashMap<T, Entry<T>> byItem = new ConcurrentHashMap<>();
     private long nextSeq;
 
     /**
@@ -56,6 +59,16 @@ final class WaitingHeap<T> {
         byItem.put(item, entry);
         siftUp(entry.index);
         return entry.index == 0;
+    }
+
+    /**
+     * When {@code item} becomes ready, or null if it is not waiting. Safe without the owner's lock: a caller
+     * that sees a time no later than the one it wants may skip {@link #offer}, which would change nothing,
+     * even if the item is being polled at that moment (then it is being added at the earlier time anyway).
+     */
+    Long readyAt(Object item) {
+        Entry<T> e = byItem.get(item);
+        return e == null ? null : e.readyAt;
     }
 
     boolean isEmpty() {
