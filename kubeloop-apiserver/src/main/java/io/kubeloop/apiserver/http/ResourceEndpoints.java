@@ -1,6 +1,8 @@
 package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.kubeloop.apiserver.patch.ManagedFields;
+import io.kubeloop.apiserver.patch.PatchSchema;
 import io.kubeloop.apiserver.storage.ListResult;
 import io.kubeloop.apiserver.storage.Preconditions;
 import io.kubeloop.apiserver.storage.StorageException;
@@ -411,7 +413,9 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.badRequest(
                     "the namespace of the provided object does not match the namespace sent on the request"));
         }
+        String manager = fieldManager(exchange, q, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
+        ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
@@ -441,7 +445,8 @@ final class ResourceEndpoints {
                     "the namespace of the provided object does not match the namespace sent on the request"));
         }
         boolean statusOnly = info.subresource().equals("status");
-        responses.json(exchange, 200, conditionalUpdate(info, type, q, current -> new Desired(object,
+        String manager = fieldManager(exchange, q, "UpdateOptions");
+        responses.json(exchange, 200, conditionalUpdate(info, type, q, manager, current -> new Desired(object,
                 ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
     }
 
@@ -454,10 +459,12 @@ final class ResourceEndpoints {
     /**
      * Read-modify-write with kube-apiserver's optimistic concurrency: {@code change} turns the current object
      * into what the client wants; a resourceVersion in what it sent that is not the current one is a 409
-     * Conflict; with {@code dryRun=All} nothing is stored and the would-be result is returned.
+     * Conflict; with {@code dryRun=All} nothing is stored and the would-be result is returned. The write is
+     * recorded in {@code managedFields} for {@code manager} (an {@code Update}; null for server-side apply,
+     * which records its own {@code Apply} entry).
      */
     private ObjectNode conditionalUpdate(RequestInfo info, ResourceType type, Map<String, String> q,
-            java.util.function.Function<ObjectNode, Desired> change) {
+            String manager, java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
         try {
             return store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
@@ -465,6 +472,10 @@ final class ResourceEndpoints {
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
                 if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
                     throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
+                }
+                if (manager != null) {
+                    ManagedFields.recordUpdate(current, d.next(), manager, type.gvk().apiVersion(),
+                            info.subresource(), schema(type), clock.now());
                 }
                 if (dryRun) {
                     throw new DryRunResult(d.next());
@@ -480,6 +491,7 @@ final class ResourceEndpoints {
             Patches patchType) throws IOException {
         JsonNode patch = patchType == Patches.APPLY_PATCH ? parseYaml(readBody(exchange)) : parse(readBody(exchange));
         String fieldManager = q.get("fieldManager");
+        String manager = fieldManager(exchange, q, "PatchOptions");
         if (patchType == Patches.APPLY_PATCH && (fieldManager == null || fieldManager.isEmpty())) {
             throw new ApiException(Statuses.invalid(type.group(), type.kind(), info.name(), java.util.List.of(
                     new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"))));
@@ -496,7 +508,8 @@ final class ResourceEndpoints {
             responses.json(exchange, 201, dryRun(q) ? created : store.create(key, created));
             return;
         }
-        responses.json(exchange, 200, conditionalUpdate(info, type, q, current -> {
+        responses.json(exchange, 200, conditionalUpdate(info, type, q,
+                patchType == Patches.APPLY_PATCH ? null : manager, current -> {
             ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
             return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
         }));
@@ -506,7 +519,8 @@ final class ResourceEndpoints {
     private void scale(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             Patches patchType) throws IOException {
         JsonNode input = parse(readBody(exchange));
-        ObjectNode stored = conditionalUpdate(info, type, q, current -> {
+        String manager = fieldManager(exchange, q, patchType == null ? "UpdateOptions" : "PatchOptions");
+        ObjectNode stored = conditionalUpdate(info, type, q, manager, current -> {
             JsonNode desired = patchType == null ? input
                     : patchType.apply(type, Scale.of(json, type, current), input, q.get("fieldManager"), clock.now());
             return new Desired(desired, ObjectRules.prepareUpdate(type, current,
@@ -589,6 +603,24 @@ final class ResourceEndpoints {
     }
 
     // ---- helpers
+
+    /**
+     * The manager of a write: the {@code fieldManager} parameter, else derived from the User-Agent; 422 for an
+     * invalid one, as {@code <options>.meta.k8s.io "" is invalid: fieldManager: ...}.
+     */
+    private static String fieldManager(HttpExchange exchange, Map<String, String> q, String options) {
+        String error = ManagedFields.validateManager(q.get("fieldManager"));
+        if (error != null) {
+            int colon = error.indexOf(": ");
+            throw new ApiException(Statuses.invalid("meta.k8s.io", options, "", java.util.List.of(
+                    new Statuses.FieldError(error.substring(0, colon), "fieldManager", error.substring(colon + 2)))));
+        }
+        return ManagedFields.managerOf(q.get("fieldManager"), exchange.getRequestHeaders().getFirst("User-Agent"));
+    }
+
+    private static PatchSchema schema(ResourceType type) {
+        return PatchSchema.forKind(type.group(), type.version(), type.kind());
+    }
 
     private boolean exists(StorageKey key) {
         try {

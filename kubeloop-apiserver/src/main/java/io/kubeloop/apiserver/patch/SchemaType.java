@@ -42,6 +42,11 @@ final class SchemaType {
         return name;
     }
 
+    /** True for a struct type, false for a map type and for {@link #DEDUCED}. */
+    boolean isStruct() {
+        return struct;
+    }
+
     /** True if {@code key} is a declared field of this struct. */
     boolean declares(String key) {
         return fields.containsKey(key);

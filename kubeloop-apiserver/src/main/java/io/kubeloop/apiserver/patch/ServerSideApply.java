@@ -45,7 +45,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ServerSideApply {
 
-    private static final Set<List<FieldPath>> SERVER_OWNED = Set.of(
+    /** kube-apiserver's {@code stripMeta}: paths no manager ever owns. */
+    static final Set<List<FieldPath>> SERVER_OWNED = Set.of(
             List.of(FieldPath.field("apiVersion")),
             List.of(FieldPath.field("kind")),
             List.of(FieldPath.field("metadata")),
@@ -169,13 +170,13 @@ public final class ServerSideApply {
                 && text(entry, "subresource").isEmpty();
     }
 
-    private static String text(JsonNode node, String field) {
+    static String text(JsonNode node, String field) {
         JsonNode v = node.get(field);
         return v != null && v.isString() ? v.stringValue() : "";
     }
 
     /** kube-apiserver's {@code sortEncodedManagedFields}: operation, time (seconds), manager, apiVersion. */
-    private static int compareEntries(JsonNode a, JsonNode b) {
+    static int compareEntries(JsonNode a, JsonNode b) {
         int c = text(a, "operation").compareTo(text(b, "operation"));
         if (c != 0) {
             return c;
@@ -249,7 +250,7 @@ public final class ServerSideApply {
         }
     }
 
-    private static FieldPath keyOf(JsonNode item, FieldMeta meta, List<FieldPath> path, int index) {
+    static FieldPath keyOf(JsonNode item, FieldMeta meta, List<FieldPath> path, int index) {
         if (!item.isObject()) {
             throw PatchException.invalid(render(path) + ": element " + index + ": associative list with keys has an element that is not a map");
         }
@@ -269,7 +270,7 @@ public final class ServerSideApply {
         return FieldPath.key(key);
     }
 
-    private static String render(List<FieldPath> path) {
+    static String render(List<FieldPath> path) {
         StringBuilder sb = new StringBuilder();
         for (FieldPath p : path) {
             sb.append(p.isField() ? "." + p.fieldName() : "[" + p.text().substring(2) + "]");
