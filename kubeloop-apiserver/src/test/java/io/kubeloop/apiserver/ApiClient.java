@@ -55,11 +55,17 @@ final class ApiClient {
     }
 
     Reply request(String method, String path, String contentType, String body) {
+        return request(method, path, contentType, body, java.util.Map.of());
+    }
+
+    /** A request with extra headers, e.g. a User-Agent. */
+    Reply request(String method, String path, String contentType, String body, java.util.Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).method(method,
                 body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }
+        headers.forEach(b::header);
         return send(b);
     }
 
