@@ -202,6 +202,10 @@ final class ResourceEndpoints {
 
     private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             String objectName) throws IOException {
+        if (webSocketUpgrade(exchange)) {
+            refuseWebSocket(exchange);
+            return;
+        }
         if (q.containsKey("continue")) {
             throw new ApiException(Statuses.badRequest("a watch cannot be continued"));
         }
@@ -246,6 +250,32 @@ final class ResourceEndpoints {
         try (watch) {
             stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks);
         }
+    }
+
+    /**
+     * Turns down a WebSocket watch with an empty, finished 200 watch: fabric8 then falls back to an HTTP watch at
+     * once. Not a streaming 200 (the JDK's WebSocket client reads a refused handshake's body to its end, so
+     * the handshake would last as long as the watch), and not a 503 (fabric8 retries 5xx answers with
+     * backoff, about 19 s with its defaults, before it falls back).
+     */
+    private static void refuseWebSocket(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
+        exchange.getResponseHeaders().set("Warning", "299 - \"WebSocket watches are not supported by this server; "
+                + "watch over plain HTTP\"");
+        exchange.sendResponseHeaders(200, -1);
+        exchange.close();
+    }
+
+    private static boolean webSocketUpgrade(HttpExchange exchange) {
+        for (String value : exchange.getRequestHeaders().getOrDefault("Upgrade", java.util.List.of())) {
+            for (String protocol : value.split(",")) {
+                if (protocol.strip().equalsIgnoreCase("websocket")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Writes events as chunked JSON, one compact event per line, flushed per event. */
