@@ -241,14 +241,22 @@ final class ResourceEndpoints {
                 q.get("timeoutSeconds")) : 1800 + ThreadLocalRandom.current().nextLong(1800);
         String ns = namespaceFilter(info, type);
         StoreWatch watch;
+        long startBookmark = 0;
         boolean initialList = sendInitialEvents || rv == null || rv.isEmpty() || rv.equals("0");
         if (initialList) {
             watch = store.listAndWatch(type.group(), type.plural(), ns, filter, WATCH_BUFFER);
         } else {
-            watch = store.watch(type.group(), type.plural(), ns, parseRevision(rv), filter, WATCH_BUFFER);
+            long from = parseRevision(rv);
+            watch = store.watch(type.group(), type.plural(), ns, from, filter, WATCH_BUFFER);
+            // A bookmark at the start revision tells the client at once that its watch is live (fabric8's
+            // isWatching() stays false over HTTP until the first byte). Not for a watch that failed (compacted)
+            // or waits for a future revision.
+            if (bookmarks && from >= store.compactedRevision() && from <= store.currentRevision()) {
+                startBookmark = from;
+            }
         }
         try (watch) {
-            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks);
+            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, startBookmark);
         }
     }
 
@@ -280,13 +288,16 @@ final class ResourceEndpoints {
 
     /** Writes events as chunked JSON, one compact event per line, flushed per event. */
     private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
-            boolean bookmarks, boolean initialEventsEndBookmark) throws IOException {
+            boolean bookmarks, boolean initialEventsEndBookmark, long startBookmark) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
         long deadline = clock.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         try (OutputStream out = exchange.getResponseBody()) {
             out.flush();
+            if (startBookmark > 0) {
+                writeBookmark(out, type, startBookmark, false);
+            }
             while (true) {
                 long remaining = deadline - clock.nanoTime();
                 if (remaining <= 0) {
