@@ -209,6 +209,10 @@ class ListWatchIT {
         JsonNode a = pod("default", "a", "web", "n1");
         try (Watch w = api.watch("/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true&resourceVersion="
                 + rv(a))) {
+            JsonNode start = w.next();
+            assertThat(start.get("type").asString()).as("a watch from N that allows bookmarks starts with one at N")
+                    .isEqualTo("BOOKMARK");
+            assertThat(start.get("object").get("metadata").get("resourceVersion").asString()).isEqualTo(rv(a));
             JsonNode b = pod("default", "b", "web", "n1");
             assertThat(w.next().get("type").asString()).isEqualTo("ADDED");
             JsonNode bookmark = w.next();

@@ -275,6 +275,10 @@ final class ResourceEndpoints {
 
     private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             String objectName) throws IOException {
+        if (webSocketUpgrade(exchange)) {
+            refuseWebSocket(exchange);
+            return;
+        }
         if (q.containsKey("continue")) {
             throw new ApiException(Statuses.badRequest("a watch cannot be continued"));
         }
@@ -311,21 +315,57 @@ final class ResourceEndpoints {
                 q.get("timeoutSeconds")) : 1800 + ThreadLocalRandom.current().nextLong(1800);
         String ns = namespaceFilter(info, type);
         StoreWatch watch;
+        long startBookmark = 0;
         boolean initialList = sendInitialEvents || rv == null || rv.isEmpty() || rv.equals("0");
         if (initialList) {
             watch = store.listAndWatch(type.group(), type.plural(), ns, filter, WATCH_BUFFER);
         } else {
-            watch = store.watch(type.group(), type.plural(), ns, parseRevision(rv), filter, WATCH_BUFFER);
+            long from = parseRevision(rv);
+            watch = store.watch(type.group(), type.plural(), ns, from, filter, WATCH_BUFFER);
+            // A bookmark at the start revision tells the client at once that its watch is live (fabric8's
+            // isWatching() stays false over HTTP until the first byte). Not for a watch that failed (compacted)
+            // or waits for a future revision.
+            if (bookmarks && from >= store.compactedRevision() && from <= store.currentRevision()) {
+                startBookmark = from;
+            }
         }
         try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
                 (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS))) {
-            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view);
+            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view,
+                    startBookmark);
         }
+    }
+
+    /**
+     * Turns down a WebSocket watch with an empty, finished 200 watch: fabric8 then falls back to an HTTP watch at
+     * once. Not a streaming 200 (the JDK's WebSocket client reads a refused handshake's body to its end, so
+     * the handshake would last as long as the watch), and not a 503 (fabric8 retries 5xx answers with
+     * backoff, about 19 s with its defaults, before it falls back).
+     */
+    private static void refuseWebSocket(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
+        exchange.getResponseHeaders().set("Warning", "299 - \"WebSocket watches are not supported by this server; "
+                + "watch over plain HTTP\"");
+        exchange.sendResponseHeaders(200, -1);
+        exchange.close();
+    }
+
+    private static boolean webSocketUpgrade(HttpExchange exchange) {
+        for (String value : exchange.getRequestHeaders().getOrDefault("Upgrade", java.util.List.of())) {
+            for (String protocol : value.split(",")) {
+                if (protocol.strip().equalsIgnoreCase("websocket")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Writes events as chunked JSON, one compact event per line, flushed per event. */
     private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
-            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view) throws IOException {
+            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view, long startBookmark)
+            throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
@@ -334,6 +374,9 @@ final class ResourceEndpoints {
         long nextBookmark = clock.nanoTime() + interval;
         try (OutputStream out = exchange.getResponseBody()) {
             out.flush();
+            if (startBookmark > 0) {
+                writeBookmark(out, type, startBookmark, false, view);
+            }
             while (true) {
                 long now = clock.nanoTime();
                 long remaining = deadline - now;
