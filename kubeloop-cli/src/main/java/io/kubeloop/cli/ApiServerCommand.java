@@ -36,6 +36,8 @@ final class ApiServerCommand implements Callable<Integer> {
 
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
+    /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Override
     public Integer call() {
@@ -48,7 +50,14 @@ final class ApiServerCommand implements Callable<Integer> {
         }
         EmbeddedApiServer server = EmbeddedApiServer.builder().host(address).port(port).start();
         Path kubeconfig = server.writeKubeconfig(kubeconfigOut).toAbsolutePath();
-        Thread hook = new Thread(stop::countDown, "kubeloop-apiserver-shutdown");
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                stopped.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "kubeloop-apiserver-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("kubeloop API server (Kubernetes 1.32) listening on " + server.url());
         out.println("kubeconfig: " + kubeconfig);
@@ -68,6 +77,7 @@ final class ApiServerCommand implements Callable<Integer> {
             }
             out.println("kubeloop API server stopped");
             out.flush();
+            stopped.countDown();
         }
         return 0;
     }
