@@ -116,6 +116,29 @@ class DiscoveryIT {
     }
 
     @Test
+    void openApiV3ListsHashedDocumentsWithThePatchOperationsKubectlChecks() throws Exception {
+        JsonNode index = getJson("/openapi/v3");
+        String url = index.get("paths").get("apis/apps/v1").get("serverRelativeURL").asString();
+        assertThat(url).matches("/openapi/v3/apis/apps/v1\\?hash=[0-9A-F]{128}");
+        assertThat(index.get("paths").has("api/v1")).isTrue();
+
+        HttpResponse<String> doc = get(url, "application/json");
+        assertThat(doc.statusCode()).isEqualTo(200);
+        assertThat(doc.headers().firstValue("Cache-Control")).hasValue("public, immutable");
+        JsonNode patch = json.readTree(doc.body()).get("paths")
+                .get("/apis/apps/v1/namespaces/{namespace}/deployments/{name}").get("patch");
+        assertThat(patch.get("x-kubernetes-group-version-kind").get("kind").asString()).isEqualTo("Deployment");
+        assertThat(patch.get("parameters")).extracting(p -> p.get("name").asString()).contains("fieldValidation");
+        assertThat(patch.get("requestBody").get("content").has("application/strategic-merge-patch+json"))
+                .as("kubectl then computes strategic merge patches from its compiled-in types").isFalse();
+        assertThat(json.readTree(get("/openapi/v3/api/v1", "application/json").body()).get("paths")
+                .has("/api/v1/nodes/{name}")).as("cluster-scoped paths have no namespace").isTrue();
+        assertThat(get("/openapi/v3/apis/nope/v1", "application/json").statusCode()).isEqualTo(404);
+        assertThat(get("/openapi/v2", "application/json").statusCode()).as("kubectl reads v2 only as protobuf")
+                .isEqualTo(404);
+    }
+
+    @Test
     void healthEndpointsAnswerOk() throws Exception {
         for (String path : new String[] {"/healthz", "/livez", "/readyz", "/livez/ping"}) {
             HttpResponse<String> r = get(path, null);

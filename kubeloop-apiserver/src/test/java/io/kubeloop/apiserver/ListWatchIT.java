@@ -89,6 +89,13 @@ class ListWatchIT {
         assertThat(third.body().get("metadata").has("continue")).isFalse();
 
         assertThat(api.get("/api/v1/namespaces/default/pods?limit=2&continue=garbage").code()).isEqualTo(400);
+
+        server.compact();
+        Reply expired = api.get("/api/v1/namespaces/default/pods?limit=2&continue=" + meta.get("continue").asString());
+        assertThat(expired.code()).as("a continue token older than the compacted revision").isEqualTo(410);
+        assertThat(expired.body().get("reason").asString()).isEqualTo("Expired");
+        assertThat(expired.body().get("message").asString())
+                .startsWith("The provided continue parameter is too old to display a consistent list result.");
     }
 
     @Test
