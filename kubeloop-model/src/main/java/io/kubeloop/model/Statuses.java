@@ -30,18 +30,6 @@ public final class Statuses {
         return s;
     }
 
-    /** The success Status returned by some deletes. */
-    public static Status success(String group, String plural, String name, String uid) {
-        Status s = new Status();
-        s.setApiVersion("v1");
-        s.setKind("Status");
-        s.setMetadata(new ListMeta());
-        s.setStatus("Success");
-        s.setDetails(details(group, plural, name));
-        s.getDetails().setUid(uid);
-        return s;
-    }
-
     /** {@code pods "x" not found}. */
     public static Status notFound(String group, String plural, String name) {
         Status s = failure(StatusReason.NotFound, qualified(group, plural) + " \"" + name + "\" not found");

@@ -111,11 +111,20 @@ final class ObjectRules {
         if (type.hasStatus()) {
             return !current.path("spec").equals(updated.path("spec"));
         }
-        ObjectNode a = current.deepCopy();
-        ObjectNode b = updated.deepCopy();
-        a.remove("metadata");
-        b.remove("metadata");
-        return !a.equals(b);
+        // Any change outside metadata, compared field by field (no copies: this runs on every update).
+        if (fieldsOutsideMetadata(current) != fieldsOutsideMetadata(updated)) {
+            return true;
+        }
+        for (var field : current.properties()) {
+            if (!field.getKey().equals("metadata") && !field.getValue().equals(updated.get(field.getKey()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int fieldsOutsideMetadata(ObjectNode object) {
+        return object.size() - (object.has("metadata") ? 1 : 0);
     }
 
     static ObjectNode metadata(ObjectNode object) {

@@ -2,7 +2,6 @@ package io.kubeloop.apiserver.http;
 
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -95,9 +94,5 @@ final class OpenApi {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-512 is part of every Java runtime", e);
         }
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -451,11 +451,7 @@ final class ResourceEndpoints {
             throw methodNotAllowed();
         }
         ObjectNode object = readObject(exchange, type);
-        String bodyNamespace = object.path("metadata").path("namespace").asString("");
-        if (type.namespaced() && !bodyNamespace.isEmpty() && !bodyNamespace.equals(info.namespace())) {
-            throw new ApiException(Statuses.badRequest(
-                    "the namespace of the provided object does not match the namespace sent on the request"));
-        }
+        requireSameNamespace(type, info, object);
         String manager = fieldManager(exchange, q, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
@@ -482,11 +478,7 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.badRequest("the name of the object (" + bodyName
                     + ") does not match the name on the URL (" + info.name() + ")"));
         }
-        String bodyNamespace = object.path("metadata").path("namespace").asString("");
-        if (type.namespaced() && !bodyNamespace.isEmpty() && !bodyNamespace.equals(info.namespace())) {
-            throw new ApiException(Statuses.badRequest(
-                    "the namespace of the provided object does not match the namespace sent on the request"));
-        }
+        requireSameNamespace(type, info, object);
         boolean statusOnly = info.subresource().equals("status");
         String manager = fieldManager(exchange, q, "UpdateOptions");
         responses.json(exchange, 200, conditionalUpdate(info, type, q, manager, current -> new Desired(object,
@@ -671,6 +663,15 @@ final class ResourceEndpoints {
             return true;
         } catch (io.kubeloop.apiserver.storage.NotFoundException e) {
             return false;
+        }
+    }
+
+    /** A namespace in the body must be the one in the URL (400 otherwise, as kube-apiserver answers). */
+    private static void requireSameNamespace(ResourceType type, RequestInfo info, ObjectNode object) {
+        String bodyNamespace = object.path("metadata").path("namespace").asString("");
+        if (type.namespaced() && !bodyNamespace.isEmpty() && !bodyNamespace.equals(info.namespace())) {
+            throw new ApiException(Statuses.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request"));
         }
     }
 
