@@ -98,20 +98,13 @@ public class RateLimitedCycleBenchmark {
         public void setUp(Shared shared, ThreadParams thread) {
             hot = shared.keys.equals("hot");
             int t = thread.getThreadIndex();
-            ring = new String[RING];
-            for (int i = 0; i < RING; i++) {
-                ring[i] = "worker-" + t + "/obj-" + i;
-                ring[i].hashCode();
-            }
-            random = 0x9E3779B9 * (t + 1);
+            ring = Keys.ring(t, RING);
+            random = Keys.seed(t);
         }
 
         String nextKey() {
             if (hot) {
-                int x = random;
-                x ^= x << 13;
-                x ^= x >>> 17;
-                x ^= x << 5;
+                int x = Keys.xorshift(random);
                 random = x;
                 return WorkQueueBenchmark.HOT[x & (WorkQueueBenchmark.HOT_KEYS - 1)];
             }

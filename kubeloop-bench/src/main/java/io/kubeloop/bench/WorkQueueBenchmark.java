@@ -124,19 +124,12 @@ public class WorkQueueBenchmark {
         public void setUp(Shared shared, ThreadParams thread) {
             hot = shared.keys.equals("hot");
             int t = thread.getThreadIndex();
-            ring = new String[RING];
-            for (int i = 0; i < RING; i++) {
-                ring[i] = "worker-" + t + "/obj-" + i;
-                ring[i].hashCode(); // cache it, as long-lived keys have
-            }
-            random = 0x9E3779B9 * (t + 1);
+            ring = Keys.ring(t, RING);
+            random = Keys.seed(t);
         }
 
         String nextHotKey() {
-            int x = random;
-            x ^= x << 13;
-            x ^= x >>> 17;
-            x ^= x << 5;
+            int x = Keys.xorshift(random);
             random = x;
             return HOT[x & (HOT_KEYS - 1)];
         }
