@@ -65,7 +65,8 @@ class DiscoveryIT {
         JsonNode apis = getJson("/apis");
         assertThat(apis.get("kind").asString()).isEqualTo("APIGroupList");
         assertThat(apis.get("groups")).extracting(g -> g.get("name").asString())
-                .containsExactly("apps", "coordination.k8s.io", "events.k8s.io");
+                .containsExactly("apps", "coordination.k8s.io", "events.k8s.io", "rbac.authorization.k8s.io",
+                        "apiextensions.k8s.io", "authorization.k8s.io", "authentication.k8s.io");
         assertThat(apis.get("groups").get(0).get("preferredVersion").get("groupVersion").asString()).isEqualTo("apps/v1");
 
         JsonNode apps = getJson("/apis/apps");

@@ -19,6 +19,9 @@ final class BuiltInResources {
     private static final List<String> NAMESPACE_VERBS =
             List.of("create", "delete", "get", "list", "patch", "update", "watch");
 
+    /** Verbs of the review kinds: they are computed on create and never stored. */
+    private static final List<String> CREATE_ONLY = List.of("create");
+
     static final ResourceRegistry REGISTRY = ResourceRegistry.of(List.of(
             core("Namespace", "namespaces", false, List.of("ns"), List.of(), NAMESPACE_VERBS, Set.of(STATUS)),
             core("Pod", "pods", true, List.of("po"), List.of("all"), ALL_VERBS, Set.of(STATUS)),
@@ -36,7 +39,27 @@ final class BuiltInResources {
             new ResourceType(new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), "leases", "lease", true,
                     List.of(), List.of(), ALL_VERBS, Set.of()),
             new ResourceType(new GroupVersionKind("events.k8s.io", "v1", "Event"), "events", "event", true,
-                    List.of("ev"), List.of(), ALL_VERBS, Set.of())));
+                    List.of("ev"), List.of(), ALL_VERBS, Set.of()),
+            rbac("Role", "roles", true),
+            rbac("ClusterRole", "clusterroles", false),
+            rbac("RoleBinding", "rolebindings", true),
+            rbac("ClusterRoleBinding", "clusterrolebindings", false),
+            new ResourceType(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
+                    "customresourcedefinitions", "customresourcedefinition", false, List.of("crd", "crds"),
+                    List.of("api-extensions"), ALL_VERBS, Set.of(STATUS)),
+            review("authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews"),
+            review("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews"),
+            review("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews")));
+
+    private static ResourceType rbac(String kind, String plural, boolean namespaced) {
+        return new ResourceType(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), plural,
+                kind.toLowerCase(java.util.Locale.ROOT), namespaced, List.of(), List.of(), ALL_VERBS, Set.of());
+    }
+
+    private static ResourceType review(String group, String kind, String plural) {
+        return new ResourceType(new GroupVersionKind(group, "v1", kind), plural,
+                kind.toLowerCase(java.util.Locale.ROOT), false, List.of(), List.of(), CREATE_ONLY, Set.of());
+    }
 
     private static ResourceType core(String kind, String plural, boolean namespaced, List<String> shortNames,
             List<String> categories, List<String> verbs, Set<String> subresources) {

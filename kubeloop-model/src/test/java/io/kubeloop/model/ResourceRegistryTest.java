@@ -57,8 +57,15 @@ class ResourceRegistryTest {
         assertThat(registry.types()).extracting(ResourceType::qualifiedName).containsExactly(
                 "namespaces", "pods", "nodes", "services", "endpoints", "configmaps", "secrets",
                 "serviceaccounts", "events", "deployments.apps", "replicasets.apps", "statefulsets.apps",
-                "daemonsets.apps", "leases.coordination.k8s.io", "events.events.k8s.io");
-        assertThat(registry.groups()).containsExactly("", "apps", "coordination.k8s.io", "events.k8s.io");
+                "daemonsets.apps", "leases.coordination.k8s.io", "events.events.k8s.io",
+                "roles.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+                "rolebindings.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io",
+                "customresourcedefinitions.apiextensions.k8s.io",
+                "selfsubjectaccessreviews.authorization.k8s.io", "subjectaccessreviews.authorization.k8s.io",
+                "selfsubjectreviews.authentication.k8s.io");
+        assertThat(registry.groups()).containsExactly("", "apps", "coordination.k8s.io", "events.k8s.io",
+                "rbac.authorization.k8s.io", "apiextensions.k8s.io", "authorization.k8s.io",
+                "authentication.k8s.io");
         assertThat(registry.typesIn("apps", "v1")).hasSize(4);
     }
 
