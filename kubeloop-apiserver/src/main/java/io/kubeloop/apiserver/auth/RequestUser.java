@@ -1,0 +1,26 @@
+package io.kubeloop.apiserver.auth;
+
+import com.sun.net.httpserver.HttpExchange;
+
+/**
+ * Where a request's identity travels between the server's stages: authentication {@link #set sets} it,
+ * authorization, the review endpoints and the fault admin path {@link #of read} it.
+ *
+ * <p>Invariant: a request that reached {@link #of} without authentication having run (authentication off)
+ * is {@link UserInfo#ADMIN}.
+ */
+public final class RequestUser {
+
+    private static final String ATTRIBUTE = "io.kubeloop.apiserver.user";
+
+    private RequestUser() {}
+
+    public static void set(HttpExchange exchange, UserInfo user) {
+        exchange.setAttribute(ATTRIBUTE, user);
+    }
+
+    public static UserInfo of(HttpExchange exchange) {
+        Object user = exchange.getAttribute(ATTRIBUTE);
+        return user instanceof UserInfo u ? u : UserInfo.ADMIN;
+    }
+}
