@@ -1,10 +1,15 @@
 package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
+import io.kubeloop.apiserver.auth.Authentication;
+import io.kubeloop.apiserver.auth.StaticTokens;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreBuilder;
+import io.kubeloop.apiserver.tls.Kubeconfig;
+import io.kubeloop.apiserver.tls.SecretFiles;
+import io.kubeloop.apiserver.tls.ServerTls;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.workqueue.Clock;
 import java.time.format.DateTimeFormatter;
@@ -17,8 +22,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -39,8 +42,9 @@ import tools.jackson.databind.json.JsonMapper;
  * }
  * }</pre>
  *
- * <p>It binds to the loopback address by default and serves plain HTTP; every request is handled on its
- * own virtual thread.
+ * <p>It binds to the loopback address by default and serves plain HTTP, where every request acts as the
+ * administrator; {@link Builder#tls()} serves HTTPS with client-certificate and bearer-token authentication
+ * instead (see docs/security.md). Every request is handled on its own virtual thread.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
@@ -51,6 +55,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ExecutorService executor;
     private final URI url;
     private final Store store;
+    /** Null when serving plain HTTP. */
+    private final ServerTls tls;
+    private final StaticTokens tokens;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
@@ -61,7 +68,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
         }
         ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
-        this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
+        this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
+        this.tokens = b.tokens;
+        this.http = tls == null ? HttpServer.create(new InetSocketAddress(b.host, b.port), 512)
+                : tls.bind(new InetSocketAddress(b.host, b.port), 512);
+        handler.authentication(tls == null ? Authentication.OFF : Authentication.of(tls.authority().certificate(), b.tokens));
         http.createContext("/", handler);
         http.setExecutor(executor);
         http.start();
@@ -70,7 +81,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
-        this.url = URI.create("http://" + host + ":" + bound.getPort());
+        this.url = URI.create((tls == null ? "http://" : "https://") + host + ":" + bound.getPort());
         handler.serverAddress(host + ":" + bound.getPort());
     }
 
@@ -100,7 +111,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** The base URL, e.g. {@code http://127.0.0.1:41234}. */
+    /** The base URL, e.g. {@code http://127.0.0.1:41234}, or {@code https://...} with {@link Builder#tls()}. */
     public URI url() {
         return url;
     }
@@ -109,8 +120,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return http.getAddress().getPort();
     }
 
-    /** A kubeconfig whose current context points at this server, namespace {@code default}. */
+    /**
+     * A kubeconfig whose current context points at this server, namespace {@code default}. Over TLS it
+     * trusts the server's CA and logs in as the administrator ({@code kubeloop-admin}, group
+     * {@code system:masters}) with a client certificate: keep it private.
+     */
     public String kubeconfig() {
+        if (tls != null) {
+            return Kubeconfig.clientCertificate(url, tls.authority(), tls.admin());
+        }
         return """
                 apiVersion: v1
                 kind: Config
@@ -131,15 +149,57 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 """.formatted(url);
     }
 
-    /** Writes {@link #kubeconfig()} to {@code file} (creating parent folders) and returns it. */
+    /** Writes {@link #kubeconfig()} to {@code file} (owner-only, creating parent folders) and returns it. */
     public Path writeKubeconfig(Path file) {
+        return write(file, kubeconfig());
+    }
+
+    /**
+     * A kubeconfig that logs in as {@code user} in {@code groups} (and system:authenticated) with a client
+     * certificate the server's CA issues now, valid for a year.
+     *
+     * @throws IllegalStateException if the server does not serve TLS
+     */
+    public String kubeconfigFor(String user, String... groups) {
+        ServerTls t = requireTls("kubeconfigFor");
+        return Kubeconfig.clientCertificate(url, t.authority(), t.issueClient(user, groups));
+    }
+
+    /** Writes {@link #kubeconfigFor} to {@code file} (owner-only, creating parent folders) and returns it. */
+    public Path writeKubeconfigFor(Path file, String user, String... groups) {
+        return write(file, kubeconfigFor(user, groups));
+    }
+
+    /**
+     * A kubeconfig that logs in with {@code token}, one of the server's static tokens.
+     *
+     * @throws IllegalArgumentException if no user has that token
+     * @throws IllegalStateException if the server does not serve TLS
+     */
+    public String kubeconfigForToken(String token) {
+        ServerTls t = requireTls("kubeconfigForToken");
+        if (tokens.user(token).isEmpty()) {
+            throw new IllegalArgumentException("that token is not one of the server's static tokens");
+        }
+        return Kubeconfig.token(url, t.authority(), token);
+    }
+
+    /** The CA that signed the serving certificate: what a client must trust to reach {@link #url()}. */
+    public java.security.cert.X509Certificate certificateAuthority() {
+        return requireTls("certificateAuthority").authority().certificate();
+    }
+
+    private ServerTls requireTls(String what) {
+        if (tls == null) {
+            throw new IllegalStateException(what + " needs a server started with tls(): over plain HTTP every "
+                    + "request is the administrator and kubectl sends no credentials");
+        }
+        return tls;
+    }
+
+    private static Path write(Path file, String kubeconfig) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, kubeconfig(), StandardCharsets.UTF_8);
-            return file;
+            return SecretFiles.write(file, kubeconfig);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the kubeconfig to " + file + ": " + e.getMessage(), e);
         }
@@ -166,8 +226,42 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private Clock clock = Clock.system();
         private int historyLimit = StoreBuilder.DEFAULT_HISTORY_LIMIT;
         private java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
+        private boolean tls;
+        private Path caDirectory;
+        private StaticTokens tokens = StaticTokens.NONE;
 
         private Builder() {}
+
+        /**
+         * Serves HTTPS with a CA generated at start, and turns authentication on: client certificates of
+         * that CA and the {@link #token static tokens}. See docs/security.md.
+         */
+        public Builder tls() {
+            this.tls = true;
+            return this;
+        }
+
+        /**
+         * Serves HTTPS like {@link #tls()}, with the CA kept in {@code caDirectory} ({@code ca.crt},
+         * {@code ca.key}; created on first use) so that kubeconfigs and client certificates survive restarts.
+         */
+        public Builder tls(Path caDirectory) {
+            this.caDirectory = Objects.requireNonNull(caDirectory, "caDirectory");
+            this.tls = true;
+            return this;
+        }
+
+        /** A static bearer token for {@code user} in {@code groups}; needs {@link #tls()}. */
+        public Builder token(String user, String token, String... groups) {
+            this.tokens = tokens.with(user, token, List.of(groups));
+            return this;
+        }
+
+        /** The static tokens of a kube-apiserver token file ({@code token,user,uid,"group1,group2"}); needs {@link #tls()}. */
+        public Builder tokenFile(Path file) {
+            this.tokens = tokens.withFile(Objects.requireNonNull(file, "file"));
+            return this;
+        }
 
         /** The address to bind; default loopback. */
         public Builder host(InetAddress host) {
@@ -223,6 +317,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
         /** Binds and starts serving. */
         public EmbeddedApiServer start() {
+            if (!tls && !tokens.isEmpty()) {
+                throw new IllegalStateException("static tokens need tls(): kubectl sends credentials only over TLS");
+            }
             try {
                 return new EmbeddedApiServer(this);
             } catch (IOException e) {

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.kubeloop.apiserver.auth.Authentication;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -54,6 +55,13 @@ public final class ApiHttpHandler implements HttpHandler {
         this.serverAddress = hostPort;
     }
 
+    /** Who may send requests; set once before the server starts. Off (everyone is admin) by default. */
+    public void authentication(Authentication authentication) {
+        this.authentication = authentication;
+    }
+
+    private volatile Authentication authentication = Authentication.OFF;
+
     /** The exchange attribute under which the router records what a request was, for metrics. */
     static final String LABELS = "io.kubeloop.apiserver.labels";
 
@@ -64,6 +72,9 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.verb = exchange.getRequestMethod();
         exchange.setAttribute(LABELS, labels);
         try {
+            if (!authentication.authenticate(exchange)) {
+                return; // answered 401
+            }
             route(exchange);
         } catch (RuntimeException e) {
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
