@@ -34,6 +34,9 @@ final class ApiServerCommand implements Callable<Integer> {
             defaultValue = ".kubeloop/kubeconfig")
     Path kubeconfigOut;
 
+    @CommandLine.Mixin
+    TlsOptions tls = new TlsOptions();
+
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
@@ -48,8 +51,9 @@ final class ApiServerCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--host: unknown host " + host);
         }
-        EmbeddedApiServer server = EmbeddedApiServer.builder().host(address).port(port).start();
+        EmbeddedApiServer server = tls.configure(spec.commandLine(), EmbeddedApiServer.builder().host(address).port(port)).start();
         Path kubeconfig = server.writeKubeconfig(kubeconfigOut).toAbsolutePath();
+        tls.writeUserKubeconfigs(server, out);
         Thread hook = new Thread(() -> {
             stop.countDown();
             try {

@@ -87,10 +87,32 @@ public final class CertificateAuthority {
                 throw new IllegalArgumentException(dir + " has " + (hasCert ? CERTIFICATE_FILE : KEY_FILE) + " but no "
                         + (hasCert ? KEY_FILE : CERTIFICATE_FILE) + "; remove it to generate a new CA, or add the other file");
             }
+            return load(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the certificate authority to " + dir + ": "
+                    + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * The CA kept in {@code dir} by {@link #loadOrCreate}.
+     *
+     * @throws IllegalArgumentException if a file is missing, or they do not hold an EC CA certificate and its
+     *     matching PKCS#8 key
+     */
+    public static CertificateAuthority load(Path dir) {
+        Path certFile = dir.resolve(CERTIFICATE_FILE);
+        Path keyFile = dir.resolve(KEY_FILE);
+        for (Path f : List.of(certFile, keyFile)) {
+            if (!Files.isRegularFile(f)) {
+                throw new IllegalArgumentException("no certificate authority in " + dir + ": " + f.getFileName() + " is missing");
+            }
+        }
+        try {
             return load(Files.readString(certFile, StandardCharsets.US_ASCII), certFile,
                     Files.readString(keyFile, StandardCharsets.US_ASCII), keyFile);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read or write the certificate authority in " + dir + ": "
+            throw new UncheckedIOException("cannot read the certificate authority in " + dir + ": "
                     + e.getClass().getSimpleName(), e);
         }
     }
