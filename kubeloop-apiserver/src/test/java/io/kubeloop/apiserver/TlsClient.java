@@ -1,5 +1,7 @@
 package io.kubeloop.apiserver;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,7 +14,12 @@ import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.PKCS8EncodedKeySpec;
+import java.math.BigInteger;
+import java.security.AlgorithmParameters;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPrivateKeySpec;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.Base64;
 import javax.net.ssl.KeyManagerFactory;
@@ -93,8 +100,15 @@ final class TlsClient {
         return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
     }
 
+    /** A P-256 key from SEC 1 PEM ({@code EC PRIVATE KEY}): the 32-byte secret sits at offset 7. */
     static PrivateKey key(byte[] pem) throws Exception {
-        String body = new String(pem, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-        return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(body)));
+        String text = new String(pem, StandardCharsets.US_ASCII);
+        assertThat(text).startsWith("-----BEGIN EC PRIVATE KEY-----");
+        byte[] der = Base64.getMimeDecoder().decode(text.replaceAll("-----[A-Z ]+-----", ""));
+        assertThat(new byte[] {der[2], der[3], der[4], der[5], der[6]}).containsExactly(0x02, 0x01, 0x01, 0x04, 0x20);
+        AlgorithmParameters p256 = AlgorithmParameters.getInstance("EC");
+        p256.init(new ECGenParameterSpec("secp256r1"));
+        return KeyFactory.getInstance("EC").generatePrivate(new ECPrivateKeySpec(
+                new BigInteger(1, Arrays.copyOfRange(der, 7, 39)), p256.getParameterSpec(ECParameterSpec.class)));
     }
 }

@@ -28,7 +28,7 @@ final class TlsOptions {
     List<String> tokens = new ArrayList<>();
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "Static tokens in kube-apiserver's CSV format: "
-            + "token,user,uid,\\\"group1,group2\\\". Needs --tls.")
+            + "token,user,uid,\"group1,group2\". Needs --tls.")
     Path tokenFile;
 
     @Option(names = "--user", paramLabel = "NAME[,GROUP...]=FILE", description = "Write a kubeconfig to FILE that "

@@ -18,7 +18,12 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.PKCS8EncodedKeySpec;
+import java.math.BigInteger;
+import java.security.AlgorithmParameters;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPrivateKeySpec;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -149,10 +154,14 @@ class ApiServerTlsTest {
         if (kubeconfig != null) {
             X509Certificate cert = certificate(data(kubeconfig, "client-certificate-data"));
             String keyPem = new String(data(kubeconfig, "client-key-data"), StandardCharsets.US_ASCII);
-            byte[] der = Base64.getMimeDecoder().decode(keyPem.replaceAll("-----[A-Z ]+-----", ""));
+            byte[] sec1 = Base64.getMimeDecoder().decode(keyPem.replaceAll("-----[A-Z ]+-----", ""));
+            AlgorithmParameters p256 = AlgorithmParameters.getInstance("EC");
+            p256.init(new ECGenParameterSpec("secp256r1"));
+            // SEC 1 for P-256: SEQUENCE { INTEGER 1, OCTET STRING (32 bytes from offset 7), ... }
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(null, null);
-            keys.setKeyEntry("client", KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der)),
+            keys.setKeyEntry("client", KeyFactory.getInstance("EC").generatePrivate(new ECPrivateKeySpec(
+                    new BigInteger(1, Arrays.copyOfRange(sec1, 7, 39)), p256.getParameterSpec(ECParameterSpec.class))),
                     new char[0], new Certificate[] {cert});
             kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, new char[0]);

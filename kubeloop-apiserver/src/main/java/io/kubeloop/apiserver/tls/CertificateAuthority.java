@@ -123,8 +123,14 @@ public final class CertificateAuthority {
             throw new IllegalArgumentException(certFile + " holds no PEM CERTIFICATE block");
         }
         byte[] keyDer = Pem.decode(Pem.PRIVATE_KEY, keyPem);
+        byte[] sec1 = Pem.decode(Pem.EC_PRIVATE_KEY, keyPem);
+        if (keyDer == null && sec1 != null) {
+            // openssl's "EC PRIVATE KEY" (SEC 1) is the inside of a PKCS#8 key; wrap it (P-256 assumed, checked below)
+            keyDer = Der.sequence(Der.integer(java.math.BigInteger.ZERO),
+                    Der.sequence(Der.oid("1.2.840.10045.2.1"), Der.oid("1.2.840.10045.3.1.7")), Der.octetString(sec1));
+        }
         if (keyDer == null) {
-            throw new IllegalArgumentException(keyFile + " holds no PEM PRIVATE KEY (PKCS#8) block");
+            throw new IllegalArgumentException(keyFile + " holds no PEM PRIVATE KEY (PKCS#8) or EC PRIVATE KEY block");
         }
         X509Certificate cert;
         try {

@@ -1,6 +1,10 @@
 package io.kubeloop.apiserver.tls;
 
+import java.math.BigInteger;
 import java.security.PrivateKey;
+import java.security.interfaces.ECPrivateKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.spec.ECPoint;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.Objects;
@@ -36,9 +40,32 @@ public final class IssuedCertificate {
         }
     }
 
-    /** The private key in PKCS#8 PEM ({@code -----BEGIN PRIVATE KEY-----}), which kubectl and openssl read. */
+    /**
+     * The private key as SEC 1 / RFC 5915 PEM ({@code -----BEGIN EC PRIVATE KEY-----}, with the curve and the
+     * public key), the form kubeadm writes for EC keys: kubectl, openssl and fabric8 all read it, where
+     * fabric8 takes an unlabelled PKCS#8 key for RSA.
+     */
     public String privateKeyPem() {
-        return Pem.encode(Pem.PRIVATE_KEY, privateKey.getEncoded());
+        ECPrivateKey key = (ECPrivateKey) privateKey;
+        ECPoint w = ((ECPublicKey) certificate.getPublicKey()).getW();
+        byte[] point = new byte[65];
+        point[0] = 0x04; // uncompressed
+        System.arraycopy(fixed32(w.getAffineX()), 0, point, 1, 32);
+        System.arraycopy(fixed32(w.getAffineY()), 0, point, 33, 32);
+        byte[] sec1 = Der.sequence(Der.integer(BigInteger.ONE), Der.octetString(fixed32(key.getS())),
+                Der.explicit(0, Der.oid(P256)), Der.explicit(1, Der.bitString(point, 0)));
+        return Pem.encode(Pem.EC_PRIVATE_KEY, sec1);
+    }
+
+    private static final String P256 = "1.2.840.10045.3.1.7";
+
+    /** A P-256 field element as exactly 32 big-endian octets. */
+    private static byte[] fixed32(BigInteger value) {
+        byte[] raw = value.toByteArray();
+        byte[] out = new byte[32];
+        int n = Math.min(raw.length, 32);
+        System.arraycopy(raw, raw.length - n, out, 32 - n, n);
+        return out;
     }
 
     private String subject() {

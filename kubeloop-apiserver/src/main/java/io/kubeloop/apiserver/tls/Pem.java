@@ -5,11 +5,15 @@ import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** PEM armour (RFC 7468) for certificates ({@code CERTIFICATE}) and PKCS#8 keys ({@code PRIVATE KEY}). */
+/**
+ * PEM armour (RFC 7468) for certificates ({@code CERTIFICATE}), PKCS#8 keys ({@code PRIVATE KEY}, the CA key
+ * file) and SEC 1 EC keys ({@code EC PRIVATE KEY}, in kubeconfigs).
+ */
 final class Pem {
 
     static final String CERTIFICATE = "CERTIFICATE";
     static final String PRIVATE_KEY = "PRIVATE KEY";
+    static final String EC_PRIVATE_KEY = "EC PRIVATE KEY";
 
     private Pem() {}
 

@@ -98,6 +98,42 @@ class CertificateAuthorityTest {
     }
 
     @Test
+    void aClientKeyIsSec1PemThatTheJdkReadsBack() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.generate("kubeloop-ca", Instant.now());
+        IssuedCertificate client = ca.issueClient("u", List.of(), Instant.now());
+        String pem = client.privateKeyPem();
+        assertThat(pem).startsWith("-----BEGIN EC PRIVATE KEY-----\n").endsWith("-----END EC PRIVATE KEY-----\n");
+        // SEC 1 is the inside of PKCS#8: wrapping it must give back the same key
+        byte[] sec1 = Pem.decode(Pem.EC_PRIVATE_KEY, pem);
+        byte[] pkcs8 = Der.sequence(Der.integer(java.math.BigInteger.ZERO),
+                Der.sequence(Der.oid("1.2.840.10045.2.1"), Der.oid("1.2.840.10045.3.1.7")), Der.octetString(sec1));
+        var read = (java.security.interfaces.ECPrivateKey) java.security.KeyFactory.getInstance("EC").generatePrivate(
+                new java.security.spec.PKCS8EncodedKeySpec(pkcs8));
+        assertThat(read.getS()).isEqualTo(((java.security.interfaces.ECPrivateKey) client.privateKey()).getS());
+        assertThat(read.getParams().toString()).contains("secp256r1");
+    }
+
+    @Test
+    void aCaMadeWithOpensslCanBeBroughtIn() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/openssl")), "no openssl");
+        Path caDir = Files.createDirectories(dir.resolve("openssl"));
+        run("openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", caDir.resolve("ca.key").toString());
+        run("openssl", "req", "-x509", "-new", "-key", caDir.resolve("ca.key").toString(), "-subj", "/CN=corp-ca",
+                "-days", "30", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+                "-out", caDir.resolve("ca.crt").toString());
+        assertThat(Files.readString(caDir.resolve("ca.key"))).startsWith("-----BEGIN EC PRIVATE KEY-----");
+        CertificateAuthority ca = CertificateAuthority.load(caDir);
+        assertThat(ca.certificate().getSubjectX500Principal().getName()).isEqualTo("CN=corp-ca");
+        validate(ca, ca.issueClient("u", List.of("g"), Instant.now()).certificate());
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes())).isZero();
+    }
+
+    @Test
     void aBrokenCaDirectoryIsNamed() throws Exception {
         Path caDir = Files.createDirectories(dir.resolve("ca"));
         assertThatThrownBy(() -> CertificateAuthority.load(caDir)).hasMessageContaining("ca.crt is missing");
@@ -107,7 +143,7 @@ class CertificateAuthorityTest {
         assertThatThrownBy(() -> CertificateAuthority.load(caDir)).hasMessageContaining("ca.key holds no PEM PRIVATE KEY");
         IssuedCertificate leaf = CertificateAuthority.generate("x", NOW).issueClient("u", List.of(), NOW);
         Files.writeString(caDir.resolve("ca.crt"), leaf.certificatePem());
-        Files.writeString(caDir.resolve("ca.key"), leaf.privateKeyPem());
+        Files.writeString(caDir.resolve("ca.key"), Pem.encode(Pem.PRIVATE_KEY, leaf.privateKey().getEncoded()));
         assertThatThrownBy(() -> CertificateAuthority.load(caDir)).hasMessageContaining("is not a CA certificate");
     }
 
