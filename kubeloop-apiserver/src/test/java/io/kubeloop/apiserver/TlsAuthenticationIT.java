@@ -64,6 +64,25 @@ class TlsAuthenticationIT {
     }
 
     @Test
+    void aWatchStreamsOverTls() throws Exception {
+        server = EmbeddedApiServer.builder().tls().token("alice", "alice-token-0123456789").start();
+        HttpClient client = anonymous();
+        HttpResponse<java.util.stream.Stream<String>> watch = client.send(HttpRequest.newBuilder(
+                server.url().resolve("/api/v1/namespaces/default/configmaps?watch=true"))
+                .header("Authorization", "Bearer alice-token-0123456789").build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(watch.statusCode()).isEqualTo(200);
+        java.util.concurrent.CompletableFuture<String> first = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> watch.body().findFirst().orElse(""));
+        HttpResponse<String> created = client.send(HttpRequest.newBuilder(
+                server.url().resolve("/api/v1/namespaces/default/configmaps")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer alice-token-0123456789")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"w\"}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS)).contains("\"type\":\"ADDED\"").contains("\"name\":\"w\"");
+    }
+
+    @Test
     void aValidTokenIsAcceptedAndAMissingOrWrongOneGets401() throws Exception {
         server = EmbeddedApiServer.builder().tls().token("alice", "alice-token-0123456789", "devs").start();
         HttpClient client = anonymous();
