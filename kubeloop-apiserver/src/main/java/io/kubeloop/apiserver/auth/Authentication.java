@@ -82,7 +82,7 @@ public final class Authentication {
         Optional<String> bearer = bearer(exchange);
         if (bearer.isPresent()) {
             Optional<UserInfo> user = tokens.user(bearer.get());
-            if (user.isPresent() && rejected == null) {
+            if (user.isPresent()) { // as kube's union authenticator: one that succeeds wins over one that failed
                 RequestUser.set(exchange, user.get());
                 return true;
             }
