@@ -126,13 +126,13 @@ final class FaultAdmin {
                 b.allow("seconds", "userAgent");
                 Duration d = b.seconds("seconds", true);
                 faults.partition(d, b.string("userAgent"));
-                out.set("started", b.node.deepCopy().put("fault", "partition"));
+                out.set("started", json.createObjectNode().put("fault", "partition").setAll(b.node));
             }
             case "stall" -> {
                 b.allow("seconds", "resource");
                 Duration d = b.seconds("seconds", true);
                 faults.stall(d, b.string("resource"));
-                out.set("started", b.node.deepCopy().put("fault", "stall"));
+                out.set("started", json.createObjectNode().put("fault", "stall").setAll(b.node));
             }
             default -> throw new IllegalStateException(action);
         }
