@@ -3,6 +3,8 @@ package io.kubeloop.apiserver;
 import com.sun.net.httpserver.HttpServer;
 import io.kubeloop.apiserver.auth.Authentication;
 import io.kubeloop.apiserver.auth.StaticTokens;
+import io.kubeloop.apiserver.fault.FaultInjector;
+import io.kubeloop.apiserver.fault.Faults;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
@@ -58,6 +60,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Null when serving plain HTTP. */
     private final ServerTls tls;
     private final StaticTokens tokens;
+    private final FaultInjector faults;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
@@ -67,6 +70,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
         ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
+        this.faults = new FaultInjector(b.clock, b.faultSeed, b.faultInjection, () -> {
+            compact();
+            return store.compactedRevision();
+        }, json);
+        handler.faults(faults);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
         this.tokens = b.tokens;
@@ -105,6 +113,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
      */
     public void compact() {
         store.compact(store.currentRevision());
+    }
+
+    /**
+     * The faults to inject into this server: close watches, fail or delay requests, partition, stall, compact.
+     * Works whether or not the admin path is enabled with {@link Builder#faultInjection(boolean)}.
+     */
+    public Faults faults() {
+        return faults.faults();
     }
 
     public static Builder builder() {
@@ -208,6 +224,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** Stops accepting connections, ends open watches, and waits briefly for requests in progress. */
     @Override
     public void close() {
+        faults.close(); // releases requests a partition holds
         http.stop(0);
         store.close();
         executor.shutdownNow();
@@ -229,6 +246,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private boolean tls;
         private Path caDirectory;
         private StaticTokens tokens = StaticTokens.NONE;
+        private boolean faultInjection;
+        private long faultSeed = new java.util.SplittableRandom().nextLong();
 
         private Builder() {}
 
@@ -312,6 +331,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 throw new IllegalArgumentException("bookmarkInterval must be positive, was " + interval);
             }
             this.bookmarkInterval = interval;
+            return this;
+        }
+
+        /**
+         * Serves the fault admin path {@code /kubeloop/faults} (default off: it answers 404). Only for tests and
+         * demos: anyone who may reach it (an admin, once authentication is on) can break the server at will.
+         * {@link EmbeddedApiServer#faults()} works either way.
+         */
+        public Builder faultInjection(boolean enabled) {
+            this.faultInjection = enabled;
+            return this;
+        }
+
+        /** The seed for fault fractions and jitter (default random): the same seed gives the same pattern. */
+        public Builder faultSeed(long seed) {
+            this.faultSeed = seed;
             return this;
         }
 

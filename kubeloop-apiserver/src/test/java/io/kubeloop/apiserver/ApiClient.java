@@ -78,15 +78,18 @@ final class ApiClient {
 
     /** A watch whose lines are read on a background thread; take them with {@link Watch#next}. */
     Watch watch(String path) {
-        return watch(path, null);
+        return watch(path, (String) null);
     }
 
     /** A watch sent with an Accept header (null for none). */
     Watch watch(String path, String accept) {
+        return watch(path, accept == null ? java.util.Map.of() : java.util.Map.of("Accept", accept));
+    }
+
+    /** A watch sent with extra headers, e.g. a User-Agent. */
+    Watch watch(String path, java.util.Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).GET();
-        if (accept != null) {
-            request.header("Accept", accept);
-        }
+        headers.forEach(request::header);
         HttpResponse<Stream<String>> response;
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
@@ -130,6 +133,11 @@ final class ApiClient {
             assertThat(line).as("a watch event within 10 s").isNotNull();
             assertThat(line).as("the watch ended early").isNotSameAs(END);
             return line;
+        }
+
+        /** How many lines (events, or the end) have arrived and not been taken. */
+        int available() {
+            return lines.size();
         }
 
         /** True if the stream ends within 10 s with no further event. */

@@ -37,6 +37,13 @@ final class ApiServerCommand implements Callable<Integer> {
     @CommandLine.Mixin
     TlsOptions tls = new TlsOptions();
 
+    @Option(names = "--faults", description = "Serve the fault injection admin path /kubeloop/faults (see "
+            + "'kubeloop fault'); for tests and demos only.")
+    boolean faults;
+
+    @Option(names = "--fault-seed", description = "The seed for fault fractions and jitter (default: random).")
+    Long faultSeed;
+
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
@@ -51,7 +58,11 @@ final class ApiServerCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--host: unknown host " + host);
         }
-        EmbeddedApiServer server = tls.configure(spec.commandLine(), EmbeddedApiServer.builder().host(address).port(port)).start();
+        EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder().host(address).port(port).faultInjection(faults);
+        if (faultSeed != null) {
+            builder.faultSeed(faultSeed);
+        }
+        EmbeddedApiServer server = tls.configure(spec.commandLine(), builder).start();
         Path kubeconfig = server.writeKubeconfig(kubeconfigOut).toAbsolutePath();
         tls.writeUserKubeconfigs(server, out);
         Thread hook = new Thread(() -> {
@@ -66,6 +77,10 @@ final class ApiServerCommand implements Callable<Integer> {
         out.println("kubeloop API server (Kubernetes 1.32) listening on " + server.url());
         out.println("kubeconfig: " + kubeconfig);
         out.println("try: KUBECONFIG=" + kubeconfig + " kubectl get namespaces");
+        if (faults) {
+            out.println("fault injection: " + server.url() + "/kubeloop/faults (seed " + server.faults().seed()
+                    + "); try: kubeloop fault --kubeconfig " + kubeconfig + " status");
+        }
         out.println("stop with Ctrl-C");
         out.flush();
         try {

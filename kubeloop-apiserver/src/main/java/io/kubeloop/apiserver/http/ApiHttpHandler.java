@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.kubeloop.apiserver.auth.Authentication;
+import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -50,6 +51,15 @@ public final class ApiHttpHandler implements HttpHandler {
         this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval);
     }
 
+    private volatile FaultInjector faults;
+
+    /** Installs the fault injector: its admin path, its hooks on every request, and its meters. */
+    public void faults(FaultInjector injector) {
+        injector.bindMetrics(metrics.registry());
+        this.faults = injector;
+        resources.faults(injector);
+    }
+
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
     public void serverAddress(String hostPort) {
         this.serverAddress = hostPort;
@@ -95,6 +105,14 @@ public final class ApiHttpHandler implements HttpHandler {
         String method = exchange.getRequestMethod();
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
+        }
+        FaultInjector injector = faults;
+        if (injector != null) {
+            if (FaultInjector.isAdminPath(path)) {
+                injector.serveAdmin(exchange, path); // exempt from every fault, so that one can always be cleared
+                return;
+            }
+            injector.holdWhilePartitioned(exchange);
         }
         if (path.equals("/version")) {
             if (requireGet(exchange, method)) {

@@ -92,6 +92,11 @@ final class ApiServerMetrics {
         return registry.scrape();
     }
 
+    /** The registry behind {@link #scrape()}, for meters kept elsewhere (the fault injector's). */
+    io.micrometer.core.instrument.MeterRegistry registry() {
+        return registry;
+    }
+
     private static Duration[] buckets() {
         Duration[] d = new Duration[BUCKETS.length];
         for (int i = 0; i < d.length; i++) {

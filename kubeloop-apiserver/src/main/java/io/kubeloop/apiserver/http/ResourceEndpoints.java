@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.PatchSchema;
 import io.kubeloop.apiserver.storage.ListResult;
@@ -74,6 +75,12 @@ final class ResourceEndpoints {
         this.tables = new TableView(json, clock);
     }
 
+    private volatile FaultInjector faults;
+
+    void faults(FaultInjector injector) {
+        this.faults = injector;
+    }
+
     void handle(HttpExchange exchange, RequestInfo info, ResourceType type) throws IOException {
         try {
             dispatch(exchange, info, type);
@@ -97,6 +104,12 @@ final class ResourceEndpoints {
                     ? "APPLY" : "PATCH";
             default -> method;
         };
+        FaultInjector injector = faults;
+        io.fabric8.kubernetes.api.model.Status injected = injector == null ? null
+                : injector.beforeResourceRequest(exchange, type.group(), type.plural(), labels.verb);
+        if (injected != null) {
+            throw new ApiException(injected);
+        }
         boolean allNamespacesRead = info.isCollection() && (method.equals("GET") || method.equals("HEAD"));
         if ((!type.namespaced() && !info.namespace().isEmpty())
                 || (type.namespaced() && info.namespace().isEmpty() && !allNamespacesRead)) {
@@ -329,8 +342,11 @@ final class ResourceEndpoints {
                 startBookmark = from;
             }
         }
+        FaultInjector injector = faults;
         try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
-                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS))) {
+                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS));
+                FaultInjector.WatchRegistration faulty = injector == null ? null
+                        : injector.watchOpened(exchange, type.group(), type.plural(), watch::close)) {
             stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view,
                     startBookmark);
         }
@@ -372,7 +388,8 @@ final class ResourceEndpoints {
         long deadline = clock.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         long interval = bookmarkInterval.toNanos();
         long nextBookmark = clock.nanoTime() + interval;
-        try (OutputStream out = exchange.getResponseBody()) {
+        FaultInjector injector = faults;
+        try (OutputStream out = injector == null ? exchange.getResponseBody() : injector.watchBody(exchange)) {
             out.flush();
             if (startBookmark > 0) {
                 writeBookmark(out, type, startBookmark, false, view);
