@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
+import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
@@ -60,6 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
         ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
+        handler.customResources(new CustomResources(json, store, b.clock, registry));
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
         http.createContext("/", handler);
