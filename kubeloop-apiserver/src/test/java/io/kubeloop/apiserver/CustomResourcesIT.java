@@ -3,7 +3,7 @@ package io.kubeloop.apiserver;
 import static io.kubeloop.apiserver.Widgets.CRD;
 import static io.kubeloop.apiserver.Widgets.CRD_PATH;
 import static io.kubeloop.apiserver.Widgets.WIDGETS;
-import static io.kubeloop.apiserver.Widgets.WIDGETS_V2;
+import static io.kubeloop.apiserver.Widgets.WIDGETS_BETA;
 import static io.kubeloop.apiserver.Widgets.widget;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,18 +93,18 @@ class CustomResourcesIT {
         assertThat(created.at("/spec/color").asString()).as("defaulted").isEqualTo("blue");
         assertThat(created.at("/metadata/generation").asLong()).isEqualTo(1);
 
-        ApiClient.Reply v2 = api.get(WIDGETS_V2 + "/w1");
-        assertThat(v2.code()).isEqualTo(200);
-        assertThat(v2.body().get("apiVersion").asString()).isEqualTo("example.com/v2");
-        assertThat(v2.body().get("spec")).isEqualTo(created.get("spec"));
-        assertThat(api.get(WIDGETS_V2).body().get("items").get(0).at("/metadata/name").asString()).isEqualTo("w1");
+        ApiClient.Reply beta = api.get(WIDGETS_BETA + "/w1");
+        assertThat(beta.code()).isEqualTo(200);
+        assertThat(beta.body().get("apiVersion").asString()).isEqualTo("example.com/v1beta1");
+        assertThat(beta.body().get("spec")).isEqualTo(created.get("spec"));
+        assertThat(api.get(WIDGETS_BETA).body().get("items").get(0).at("/metadata/name").asString()).isEqualTo("w1");
 
-        // written through v2 (whose schema preserves anything), read through v1
-        JsonNode current = v2.body();
+        // written through v1beta1 (whose schema preserves anything), read through v1
+        JsonNode current = beta.body();
         ((tools.jackson.databind.node.ObjectNode) current.get("spec")).put("replicas", 4);
-        ApiClient.Reply put = api.put(WIDGETS_V2 + "/w1", current.toString());
+        ApiClient.Reply put = api.put(WIDGETS_BETA + "/w1", current.toString());
         assertThat(put.code()).as(put.raw()).isEqualTo(200);
-        assertThat(put.body().get("apiVersion").asString()).isEqualTo("example.com/v2");
+        assertThat(put.body().get("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         JsonNode v1 = api.get(WIDGETS + "/w1").body();
         assertThat(v1.get("apiVersion").asString()).isEqualTo("example.com/v1");
         assertThat(v1.at("/spec/replicas").asInt()).isEqualTo(4);
@@ -114,14 +114,14 @@ class CustomResourcesIT {
                 "{\"spec\":{\"size\":\"large\"}}");
         assertThat(merge.code()).as(merge.raw()).isEqualTo(200);
         assertThat(merge.body().at("/spec/size").asString()).isEqualTo("large");
-        ApiClient.Reply jsonPatch = api.request("PATCH", WIDGETS_V2 + "/w1", "application/json-patch+json",
+        ApiClient.Reply jsonPatch = api.request("PATCH", WIDGETS_BETA + "/w1", "application/json-patch+json",
                 "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]");
         assertThat(jsonPatch.code()).as(jsonPatch.raw()).isEqualTo(200);
         ApiClient.Reply apply = api.request("PATCH", WIDGETS + "/w2?fieldManager=test", "application/apply-patch+yaml",
                 "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: large, replicas: 3}\n");
         assertThat(apply.code()).as(apply.raw()).isEqualTo(201);
 
-        assertThat(api.delete(WIDGETS_V2 + "/w1").code()).isEqualTo(200);
+        assertThat(api.delete(WIDGETS_BETA + "/w1").code()).isEqualTo(200);
         assertThat(api.get(WIDGETS + "/w1").code()).isEqualTo(404);
     }
 
@@ -224,14 +224,14 @@ class CustomResourcesIT {
         assertThat(scaled.code()).as(scaled.raw()).isEqualTo(200);
         assertThat(scaled.body().at("/spec/replicas").asInt()).isEqualTo(5);
         assertThat(api.get(WIDGETS + "/w").body().at("/spec/replicas").asInt()).isEqualTo(5);
-        assertThat(api.get(WIDGETS_V2 + "/w/scale").code()).as("v2 declares no scale").isEqualTo(404);
+        assertThat(api.get(WIDGETS_BETA + "/w/scale").code()).as("v1beta1 declares no scale").isEqualTo(404);
     }
 
     @Test
     void discoveryListsEveryServedVersionWithItsNames() {
         createCrd();
         JsonNode group = api.get("/apis/example.com").body();
-        assertThat(group.at("/preferredVersion/version").asString()).isEqualTo("v2");
+        assertThat(group.at("/preferredVersion/version").asString()).as("kube's version priority").isEqualTo("v1");
         assertThat(group.get("versions").size()).isEqualTo(2);
         JsonNode v1 = api.get("/apis/example.com/v1").body();
         List<String> names = new ArrayList<>();
@@ -252,8 +252,10 @@ class CustomResourcesIT {
             }
         }
         assertThat(example).isNotNull();
-        assertThat(example.at("/versions/0/version").asString()).isEqualTo("v2");
+        assertThat(example.at("/versions/0/version").asString()).isEqualTo("v1");
+        assertThat(example.at("/versions/1/version").asString()).isEqualTo("v1beta1");
         assertThat(example.at("/versions/1/resources/0/resource").asString()).isEqualTo("widgets");
+        assertThat(example.at("/versions/1/resources/0/subresources/0/subresource").asString()).isEqualTo("status");
     }
 
     @Test
@@ -271,8 +273,8 @@ class CustomResourcesIT {
         assertThat(patch.at("/requestBody/content").propertyNames())
                 .containsExactlyInAnyOrder("application/apply-patch+yaml", "application/json-patch+json",
                         "application/merge-patch+json");
-        assertThat(api.get("/openapi/v3/apis/example.com/v2").body()
-                .at("/components/schemas/com.example.v2.Widget/properties/spec/x-kubernetes-preserve-unknown-fields")
+        assertThat(api.get("/openapi/v3/apis/example.com/v1beta1").body().at(
+                "/components/schemas/com.example.v1beta1.Widget/properties/spec/x-kubernetes-preserve-unknown-fields")
                 .asBoolean()).isTrue();
     }
 
@@ -298,10 +300,10 @@ class CustomResourcesIT {
         assertThat(cells.get(4).asString()).isEqualTo("blue");
         assertThat(cells.get(5).asString()).matches("\\d+s");
 
-        JsonNode v2 = api.get(WIDGETS_V2 + "/w", TABLE).body();
-        List<String> v2Columns = new ArrayList<>();
-        v2.get("columnDefinitions").forEach(c -> v2Columns.add(c.get("name").asString()));
-        assertThat(v2Columns).as("no columns declared: Name and Age").containsExactly("Name", "Age");
+        JsonNode beta = api.get(WIDGETS_BETA + "/w", TABLE).body();
+        List<String> betaColumns = new ArrayList<>();
+        beta.get("columnDefinitions").forEach(c -> betaColumns.add(c.get("name").asString()));
+        assertThat(betaColumns).as("no columns declared: Name and Age").containsExactly("Name", "Age");
 
         api.create(WIDGETS, """
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"bare"},"spec":{"size":"large"}}""");

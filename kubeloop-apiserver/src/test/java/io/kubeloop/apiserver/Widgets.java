@@ -1,13 +1,13 @@
 package io.kubeloop.apiserver;
 
-/** The CustomResourceDefinition the custom resource tests share: widgets.example.com, served as v1 and v2. */
+/** The CustomResourceDefinition the custom resource tests share: widgets.example.com, served as v1 (preferred, storage) and v1beta1. */
 final class Widgets {
 
     private Widgets() {}
 
     static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
-    /** Namespaced Widget, v1 (storage) and v2, status and scale subresources, printer columns on v1. */
+    /** Namespaced Widget, v1 (storage) and v1beta1, status and scale subresources, printer columns on v1. */
     static final String CRD = """
             apiVersion: apiextensions.k8s.io/v1
             kind: CustomResourceDefinition
@@ -96,7 +96,7 @@ final class Widgets {
                               properties:
                                 type: {type: string}
                                 status: {type: string}
-              - name: v2
+              - name: v1beta1
                 served: true
                 storage: false
                 subresources:
@@ -121,5 +121,5 @@ final class Widgets {
     }
 
     static final String WIDGETS = "/apis/example.com/v1/namespaces/default/widgets";
-    static final String WIDGETS_V2 = "/apis/example.com/v2/namespaces/default/widgets";
+    static final String WIDGETS_BETA = "/apis/example.com/v1beta1/namespaces/default/widgets";
 }

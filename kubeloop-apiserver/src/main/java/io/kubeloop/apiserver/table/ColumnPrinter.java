@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The printer of a custom resource version, as kube-apiserver's CRD table convertor: Name first, then the
  * version's {@code additionalPrinterColumns}, or an Age column when it declares none. A cell is the first
  * value its JSONPath finds, converted to the column's type; a missing or mistyped value is a null cell
- * (kubectl shows {@code <none>}).
+ * (kubectl shows an empty cell).
  */
 final class ColumnPrinter implements Printer {
 
