@@ -201,6 +201,24 @@ class CustomResourcesIT {
     }
 
     @Test
+    void strictFieldValidationRejectsUnknownFieldsInsteadOfPruningThem() {
+        createCrd();
+        String body = """
+                {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","junk":1},
+                 "spec":{"size":"small","bogus":true,"labels":{"a":"b"}}}""";
+        ApiClient.Reply strict = api.post(WIDGETS + "?fieldValidation=Strict", body);
+        assertThat(strict.code()).isEqualTo(400);
+        assertThat(strict.body().get("reason").asString()).isEqualTo("BadRequest");
+        assertThat(strict.body().get("message").asString()).isEqualTo("Widget in version \"v1\" cannot be handled "
+                + "as a Widget: strict decoding error: unknown field \"metadata.junk\", unknown field \"spec.bogus\"");
+        assertThat(api.post(WIDGETS + "?fieldValidation=Ignore", body).code()).isEqualTo(201);
+        ApiClient.Reply patch = api.request("PATCH", WIDGETS + "/w?fieldValidation=Strict",
+                "application/merge-patch+json", "{\"spec\":{\"other\":1}}");
+        assertThat(patch.code()).isEqualTo(400);
+        assertThat(patch.body().get("message").asString()).endsWith("unknown field \"spec.other\"");
+    }
+
+    @Test
     void statusAndScaleSubresourcesFollowTheDeclaredPaths() {
         createCrd();
         api.create(WIDGETS, widget("w", 2));

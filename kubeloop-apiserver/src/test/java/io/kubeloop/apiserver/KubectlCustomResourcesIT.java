@@ -117,6 +117,24 @@ class KubectlCustomResourcesIT {
                 + "* spec.size: Required value\n"
                 + "* spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"");
 
+        String unknownField = """
+                apiVersion: example.com/v1
+                kind: Widget
+                metadata:
+                  name: extra
+                spec:
+                  size: small
+                  bogus: 1
+                """;
+        Kubectl.Result strict = kubectl.runWithInput(unknownField, "apply", "-f", "-");
+        assertThat(strict.exit()).isEqualTo(1);
+        assertThat(strict.err()).contains("Widget in version \"v1\" cannot be handled as a Widget: strict decoding "
+                + "error: unknown field \"spec.bogus\"");
+        assertThat(kubectl.runWithInput(unknownField, "apply", "--validate=false", "-f", "-").ok().out())
+                .contains("widget.example.com/extra created");
+        assertThat(kubectl.run("get", "wd", "extra", "-o", "jsonpath={.spec}").ok().out())
+                .as("pruned").isEqualTo("{\"color\":\"blue\",\"size\":\"small\"}");
+
         Kubectl.Result badCrd = kubectl.runWithInput("""
                 apiVersion: apiextensions.k8s.io/v1
                 kind: CustomResourceDefinition

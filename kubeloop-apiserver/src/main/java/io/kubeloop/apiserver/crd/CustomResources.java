@@ -128,11 +128,13 @@ public final class CustomResources {
 
     /**
      * Checks and completes {@code next}, the object a write is about to store ({@code current} is the stored
-     * one, null on create; {@code subresource} is "", "status" or "scale"). Returns the object to store;
-     * throws {@link RejectedException} with a 422 Invalid listing every problem, or a 405 for a create while
-     * the resource's CRD is being deleted.
+     * one, null on create; {@code subresource} is "", "status" or "scale"; {@code fieldValidation} the request's
+     * parameter, null when absent). Returns the object to store; throws {@link RejectedException} with a 422
+     * Invalid listing every problem, a 400 for unknown fields under {@code fieldValidation=Strict} (kubectl's
+     * default), or a 405 for a create while the resource's CRD is being deleted.
      */
-    public ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource) {
+    public ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
+            String fieldValidation) {
         if (isDefinitions(type)) {
             return admitDefinition(current, next);
         }
@@ -144,7 +146,12 @@ public final class CustomResources {
             throw new RejectedException(Statuses.failure(StatusReason.MethodNotAllowed,
                     "create not allowed while custom resource definition is terminating"));
         }
-        v.schema().prune(next);
+        List<String> unknown = v.schema().prune(next);
+        if ("Strict".equals(fieldValidation) && !unknown.isEmpty()) {
+            throw new RejectedException(Statuses.badRequest(type.kind() + " in version \"" + type.version()
+                    + "\" cannot be handled as a " + type.kind() + ": strict decoding error: " + String.join(", ",
+                    unknown.stream().map(f -> "unknown field \"" + f + "\"").toList())));
+        }
         List<FieldError> errors = v.schema().validate(next);
         if (!errors.isEmpty()) {
             throw new RejectedException(Statuses.invalid(type.group(), type.kind(),

@@ -104,14 +104,25 @@ final class StructuralSchema {
 
     // ---- pruning and defaulting
 
-    /** Prunes and defaults {@code object} in place. */
-    void prune(ObjectNode object) {
-        pruneObject(root, object, true);
+    /**
+     * Prunes and defaults {@code object} in place; returns the paths of the unknown fields it dropped
+     * ({@code spec.bogus}), for {@code fieldValidation=Strict}.
+     */
+    List<String> prune(ObjectNode object) {
+        List<String> unknown = new ArrayList<>();
+        pruneObject(root, object, true, "", unknown);
+        return unknown;
     }
 
-    private static void pruneObject(JsonNode schema, ObjectNode object, boolean typeMetaAllowed) {
+    private static void pruneObject(JsonNode schema, ObjectNode object, boolean typeMetaAllowed, String path,
+            List<String> unknown) {
         if (typeMetaAllowed && object.get("metadata") instanceof ObjectNode meta) {
-            meta.retain(OBJECT_META);
+            for (String name : new ArrayList<>(meta.propertyNames())) {
+                if (!OBJECT_META.contains(name)) {
+                    meta.remove(name);
+                    unknown.add(join(join(path, "metadata"), name));
+                }
+            }
         }
         JsonNode properties = schema.path("properties");
         JsonNode additional = schema.get("additionalProperties");
@@ -129,6 +140,7 @@ final class StructuralSchema {
             if (child == null) {
                 if (!preserve) {
                     object.remove(name);
+                    unknown.add(join(path, name));
                 }
                 continue;
             }
@@ -136,28 +148,28 @@ final class StructuralSchema {
                 object.remove(name); // a non-nullable null is dropped, so a default can take its place
                 continue;
             }
-            pruneValue(child, value);
+            pruneValue(child, value, child == additional ? path + "[" + name + "]" : join(path, name), unknown);
         }
         for (var p : properties.properties()) {
             JsonNode dflt = p.getValue().get("default");
             if (dflt != null && !object.has(p.getKey())) {
                 JsonNode value = dflt.deepCopy();
                 object.set(p.getKey(), value);
-                pruneValue(p.getValue(), value);
+                pruneValue(p.getValue(), value, join(path, p.getKey()), unknown);
             }
         }
     }
 
-    private static void pruneValue(JsonNode schema, JsonNode value) {
+    private static void pruneValue(JsonNode schema, JsonNode value, String path, List<String> unknown) {
         if (value instanceof ObjectNode o) {
             boolean embedded = schema.path("x-kubernetes-embedded-resource").asBoolean(false);
             if (schema.has("properties") || schema.has("additionalProperties") || !preservesUnknown(schema)
                     || embedded) {
-                pruneObject(schema, o, embedded);
+                pruneObject(schema, o, embedded, path, unknown);
             }
         } else if (value.isArray() && schema.get("items") != null) {
-            for (JsonNode element : value) {
-                pruneValue(schema.get("items"), element);
+            for (int i = 0; i < value.size(); i++) {
+                pruneValue(schema.get("items"), value.get(i), path + "[" + i + "]", unknown);
             }
         }
     }

@@ -471,7 +471,7 @@ final class ResourceEndpoints {
         String manager = fieldManager(exchange, q, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
-        object = admit(type, null, object, "");
+        object = admit(type, null, object, "", q);
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
@@ -521,7 +521,7 @@ final class ResourceEndpoints {
         try {
             return written(type, store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
                 Desired d = change.apply(current);
-                admit(type, current, d.next(), info.subresource());
+                admit(type, current, d.next(), info.subresource(), q);
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
                 if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
                     throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
@@ -558,7 +558,7 @@ final class ResourceEndpoints {
             if (type.namespaced()) {
                 requireNamespace(info.namespace());
             }
-            admit(type, null, created, "");
+            admit(type, null, created, "", q);
             responses.json(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
             return;
         }
@@ -665,9 +665,10 @@ final class ResourceEndpoints {
     // ---- helpers
 
     /** A custom resource write checked and completed by its definition (other writes pass unchanged). */
-    private ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource) {
+    private ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
+            Map<String, String> q) {
         CustomResources c = crds;
-        return c == null ? next : c.admit(type, current, next, subresource);
+        return c == null ? next : c.admit(type, current, next, subresource, q.get("fieldValidation"));
     }
 
     /** Tells the custom resources about a stored write (a CRD write changes what is served). */
