@@ -322,6 +322,8 @@ class CustomResourcesIT {
         List<String> betaColumns = new ArrayList<>();
         beta.get("columnDefinitions").forEach(c -> betaColumns.add(c.get("name").asString()));
         assertThat(betaColumns).as("no columns declared: Name and Age").containsExactly("Name", "Age");
+        JsonNode withObjects = api.get(WIDGETS_BETA + "?includeObject=Object", TABLE).body();
+        assertThat(withObjects.at("/rows/0/object/apiVersion").asString()).isEqualTo("example.com/v1beta1");
 
         api.create(WIDGETS, """
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"bare"},"spec":{"size":"large"}}""");

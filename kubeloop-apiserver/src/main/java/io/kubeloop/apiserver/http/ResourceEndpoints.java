@@ -238,7 +238,7 @@ final class ResourceEndpoints {
             }
         }
         ArrayNode items = list.putArray("items");
-        result.items().forEach(items::add); // the table printers only read the stored objects
+        result.items().forEach(item -> items.add(served(type, item))); // the printers only read them
         responses.json(exchange, 200, tables.list(exchange, q, type, list));
     }
 
@@ -627,7 +627,7 @@ final class ResourceEndpoints {
             StorageKey key = new StorageKey(type.group(), type.plural(), m.path("namespace").asString(""),
                     m.get("name").asString());
             if (dryRun(q)) {
-                items.add(item);
+                items.add(served(type, item));
                 continue;
             }
             try {
@@ -636,7 +636,7 @@ final class ResourceEndpoints {
                 }
                 ObjectNode deleted = store.delete(key, Preconditions.NONE);
                 revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
-                items.add(deleted);
+                items.add(served(type, deleted));
             } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
                 // deleted concurrently: nothing to do
             }
