@@ -332,6 +332,58 @@ class CustomResourcesIT {
     }
 
     @Test
+    void updatingTheDefinitionChangesWhatIsServedAtOnce() throws Exception {
+        createCrd();
+        api.create(WIDGETS, widget("w", 1));
+        String rv = api.get(WIDGETS_BETA).body().at("/metadata/resourceVersion").asString();
+        try (ApiClient.Watch beta = api.watch(WIDGETS_BETA + "?watch=true&resourceVersion=" + rv)) {
+            String unservedBeta = CRD.replace("name: v1beta1\n    served: true", "name: v1beta1\n    served: false")
+                    .replace("- name: Size", "- name: Shape");
+            assertThat(unservedBeta).contains("served: false");
+            JsonNode current = api.get(CRD_PATH + "/widgets.example.com").body();
+            ApiClient.Reply updated = api.request("PUT", CRD_PATH + "/widgets.example.com", "application/yaml",
+                    unservedBeta.replace("  name: widgets.example.com", "  name: widgets.example.com\n"
+                            + "  resourceVersion: \"" + current.at("/metadata/resourceVersion").asString() + "\""));
+            assertThat(updated.code()).as(updated.raw()).isEqualTo(200);
+            assertThat(beta.endsWithoutMoreEvents()).as("the watch on the unserved version ends").isTrue();
+        }
+        assertThat(api.get(WIDGETS_BETA + "/w").code()).isEqualTo(404);
+        assertThat(api.get(WIDGETS + "/w").code()).isEqualTo(200);
+        assertThat(api.get(WIDGETS, TABLE).body().at("/columnDefinitions/1/name").asString()).isEqualTo("Shape");
+        assertThat(api.get("/apis/example.com").body().get("versions").size()).isEqualTo(1);
+
+        ApiClient.Reply scope = api.request("PUT", CRD_PATH + "/widgets.example.com", "application/yaml",
+                CRD.replace("scope: Namespaced", "scope: Cluster"));
+        assertThat(scope.code()).isEqualTo(422);
+        assertThat(causes(scope.body())).containsExactly("spec.scope: Invalid value: \"Cluster\": field is immutable");
+    }
+
+    @Test
+    void generationCountsChangesOutsideMetadataAndStatus() {
+        createCrd();
+        api.create(WIDGETS, widget("w", 1));
+        ApiClient.Reply labels = api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json",
+                "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+        assertThat(labels.body().at("/metadata/generation").asLong()).isEqualTo(1);
+        ApiClient.Reply spec = api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json",
+                "{\"spec\":{\"replicas\":2}}");
+        assertThat(spec.body().at("/metadata/generation").asLong()).isEqualTo(2);
+        ApiClient.Reply status = api.request("PATCH", WIDGETS + "/w/status", "application/merge-patch+json",
+                "{\"status\":{\"replicas\":2}}");
+        assertThat(status.body().at("/metadata/generation").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedDeletePreconditionLeavesTheObjects() {
+        createCrd();
+        api.create(WIDGETS, widget("w", 1));
+        ApiClient.Reply r = api.request("DELETE", CRD_PATH + "/widgets.example.com", "application/json",
+                "{\"preconditions\":{\"uid\":\"not-the-uid\"}}");
+        assertThat(r.code()).isEqualTo(409);
+        assertThat(api.get(WIDGETS + "/w").code()).isEqualTo(200);
+    }
+
+    @Test
     void conflictingNamesAreNotAccepted() {
         createCrd();
         String clash = CRD.replace("name: widgets.example.com", "name: gizmos.example.com")

@@ -44,16 +44,20 @@ import tools.jackson.databind.node.ObjectNode;
  *       does.</li>
  * </ul>
  *
- * <p>Invariants: the registry's custom resources are exactly the stored, name-accepted CRDs' served versions;
- * {@code versions} (read lock-free by every request) is replaced before the registry, so a type found in the
- * registry always has its schema; registration changes happen under one lock, from the stored CRD, so
- * concurrent CRD writes converge on the last stored state.
+ * <p>Invariants: the registry's custom resources are exactly the served versions of the stored CRDs whose
+ * names were accepted; registration changes happen under one lock and are read from the stored CRD, so
+ * concurrent CRD writes converge on the last stored state. {@code versions} (read lock-free by every request)
+ * and the registry are each replaced whole: a new version enters {@code versions} before the registry, a
+ * removed one leaves the registry first; only a request racing with a change of its own version can see the
+ * registry and {@code versions} disagree, and it is then served as the CRD was before the change.
  */
 public final class CustomResources {
 
     /** The CustomResourceDefinition resource itself. */
     public static final String GROUP = "apiextensions.k8s.io";
     public static final String PLURAL = "customresourcedefinitions";
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CustomResources.class);
 
     private final JsonMapper json;
     private final Store store;
@@ -157,7 +161,24 @@ public final class CustomResources {
             throw new RejectedException(Statuses.invalid(type.group(), type.kind(),
                     next.path("metadata").path("name").asString(""), errors));
         }
+        if (current != null && subresource.isEmpty() && next.get("metadata") instanceof ObjectNode meta) {
+            // kube bumps a custom resource's generation for any change outside metadata and status
+            long generation = current.path("metadata").path("generation").asLong(1);
+            meta.put("generation", changedOutsideMetadataAndStatus(current, next) ? generation + 1 : generation);
+        }
         return next;
+    }
+
+    private static boolean changedOutsideMetadataAndStatus(ObjectNode current, ObjectNode next) {
+        Set<String> names = new LinkedHashSet<>(current.propertyNames());
+        names.addAll(next.propertyNames());
+        for (String name : names) {
+            if (!name.equals("metadata") && !name.equals("status") && !name.equals("apiVersion")
+                    && !java.util.Objects.equals(current.get(name), next.get(name))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** After a CRD write is stored: serve what the stored definition now says. */
@@ -168,17 +189,18 @@ public final class CustomResources {
     }
 
     /**
-     * Before the CRD {@code name} is deleted: refuses new objects, deletes every object of its resource (each
-     * a DELETED event for watchers) and stops serving it. Open watches on it end within a second.
+     * Before the CRD {@code name} is deleted with {@code preconditions}: refuses new objects, deletes every
+     * object of its resource (each a DELETED event for watchers) and stops serving it. Open watches on it end
+     * within a second. Nothing happens when the preconditions do not hold (the delete then fails with 409).
      */
-    public void deleting(ResourceType type, String name) {
+    public void deleting(ResourceType type, String name, Preconditions preconditions) {
         if (!isDefinitions(type)) {
             return;
         }
         lock.lock();
         try {
             Definition d = served.get(name);
-            if (d == null) {
+            if (d == null || !holds(name, preconditions)) {
                 return;
             }
             String groupPlural = d.group() + "/" + d.names().plural();
@@ -193,6 +215,18 @@ public final class CustomResources {
         } finally {
             lock.unlock();
         }
+    }
+
+    private boolean holds(String name, Preconditions preconditions) {
+        JsonNode meta;
+        try {
+            meta = store.get(StorageKey.clusterScoped(GROUP, PLURAL, name)).path("metadata");
+        } catch (NotFoundException gone) {
+            return false;
+        }
+        return (preconditions.uid() == null || preconditions.uid().equals(meta.path("uid").asString("")))
+                && (preconditions.resourceVersion() == null
+                        || preconditions.resourceVersion().equals(meta.path("resourceVersion").asString("")));
     }
 
     private void deleteAll(Definition d) {
@@ -333,8 +367,18 @@ public final class CustomResources {
             if (d == null || !accepted) {
                 return; // kube keeps serving what it served under names it had accepted before
             }
+            Definition previous = served.get(name);
+            ResourceRegistry updated;
+            try {
+                ResourceRegistry reg = registry.get();
+                updated = (previous == null ? reg : reg.without(previous.group(), previous.names().plural()))
+                        .withVersions(d.servedTypes());
+            } catch (IllegalArgumentException clash) {
+                // a concurrent CRD took one of its kinds between admission and now: keep serving what was served
+                log.warn("custom resource definition {} is not served: {}", name, clash.getMessage());
+                return;
+            }
             Map<GroupVersionResource, Definition.Version> next = new HashMap<>(versions);
-            Definition previous = served.put(name, d);
             if (previous != null) {
                 next.keySet().removeIf(gvr -> gvr.group().equals(previous.group())
                         && gvr.resource().equals(previous.names().plural()));
@@ -344,9 +388,9 @@ public final class CustomResources {
                     next.put(new GroupVersionResource(d.group(), v.name(), d.names().plural()), v);
                 }
             }
+            served.put(name, d);
             versions = Map.copyOf(next);
-            registry.updateAndGet(reg -> (previous == null ? reg
-                    : reg.without(previous.group(), previous.names().plural())).withVersions(d.servedTypes()));
+            registry.set(updated); // registry changes only happen under the lock
         } finally {
             lock.unlock();
         }

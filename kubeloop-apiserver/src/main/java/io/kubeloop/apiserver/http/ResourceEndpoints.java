@@ -604,7 +604,7 @@ final class ResourceEndpoints {
             deleteNamespaceContents(info.name());
         }
         if (crds != null) {
-            crds.deleting(type, info.name());
+            crds.deleting(type, info.name(), preconditions);
         }
         responses.json(exchange, 200, served(type, store.delete(key, preconditions)));
     }
@@ -632,7 +632,7 @@ final class ResourceEndpoints {
             }
             try {
                 if (crds != null) {
-                    crds.deleting(type, key.name());
+                    crds.deleting(type, key.name(), Preconditions.NONE);
                 }
                 ObjectNode deleted = store.delete(key, Preconditions.NONE);
                 revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
