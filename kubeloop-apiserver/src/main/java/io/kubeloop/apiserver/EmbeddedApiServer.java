@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.auth.Authentication;
 import io.kubeloop.apiserver.auth.StaticTokens;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.fault.Faults;
+import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
@@ -75,6 +76,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             return store.compactedRevision();
         }, json);
         handler.faults(faults);
+        handler.customResources(new CustomResources(json, store, b.clock, registry));
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
         this.tokens = b.tokens;

@@ -14,8 +14,10 @@ import java.util.Set;
  * {@code Pod}, {@code deployments.apps}).
  *
  * <p>Immutable; {@link #with} returns a new registry, so a server can swap registries atomically when
- * custom resources come and go. Invariants: a (group, plural) pair and a group-version-kind each name at
- * most one resource type; the order of {@link #types()} is registration order, which discovery keeps.
+ * custom resources come and go. Invariants: a (group, version, plural) triple and a group-version-kind each
+ * name at most one resource type (one resource may be served at several versions, as a custom resource is);
+ * the order of {@link #types()} is registration order, which discovery keeps, so the first registered version
+ * of a resource is its preferred one.
  */
 public final class ResourceRegistry {
 
@@ -28,9 +30,11 @@ public final class ResourceRegistry {
         Map<String, ResourceType> groupResource = new LinkedHashMap<>();
         Map<GroupVersionKind, ResourceType> kinds = new LinkedHashMap<>();
         for (ResourceType t : this.types) {
-            if (groupResource.putIfAbsent(t.group() + "/" + t.plural(), t) != null) {
-                throw new IllegalArgumentException("resource " + t.qualifiedName() + " is registered twice");
+            if (groupResource.putIfAbsent(t.group() + "/" + t.version() + "/" + t.plural(), t) != null) {
+                throw new IllegalArgumentException("resource " + t.qualifiedName() + " version " + t.version()
+                        + " is registered twice");
             }
+            groupResource.putIfAbsent(t.group() + "/" + t.plural(), t); // the first version is the preferred one
             if (kinds.putIfAbsent(t.gvk(), t) != null) {
                 throw new IllegalArgumentException("kind " + t.gvk() + " is registered twice");
             }
@@ -61,7 +65,27 @@ public final class ResourceRegistry {
         return new ResourceRegistry(next);
     }
 
-    /** This registry without the resource {@code plural} of {@code group}. */
+    /**
+     * This registry with {@code versions} (one resource served at several versions, preferred first) replacing
+     * every version of that resource.
+     */
+    public ResourceRegistry withVersions(List<ResourceType> versions) {
+        if (versions.isEmpty()) {
+            throw new IllegalArgumentException("a resource needs at least one version");
+        }
+        ResourceType first = versions.get(0);
+        for (ResourceType v : versions) {
+            if (!v.group().equals(first.group()) || !v.plural().equals(first.plural())) {
+                throw new IllegalArgumentException("versions of one resource must share group and plural: "
+                        + v.qualifiedName() + " is not " + first.qualifiedName());
+            }
+        }
+        List<ResourceType> next = new ArrayList<>(without(first.group(), first.plural()).types);
+        next.addAll(versions);
+        return new ResourceRegistry(next);
+    }
+
+    /** This registry without the resource {@code plural} of {@code group}, at every version. */
     public ResourceRegistry without(String group, String plural) {
         return new ResourceRegistry(types.stream()
                 .filter(t -> !(t.group().equals(group) && t.plural().equals(plural)))
@@ -72,14 +96,14 @@ public final class ResourceRegistry {
         return types;
     }
 
-    /** The resource {@code plural} of {@code group} (the core group is ""). */
+    /** The resource {@code plural} of {@code group} (the core group is ""), at its preferred version. */
     public Optional<ResourceType> byResource(String group, String plural) {
         return Optional.ofNullable(byGroupResource.get(group + "/" + plural));
     }
 
     /** The resource {@code plural} of {@code group}, only if it is served at {@code version}. */
     public Optional<ResourceType> byResource(GroupVersionResource gvr) {
-        return byResource(gvr.group(), gvr.resource()).filter(t -> t.version().equals(gvr.version()));
+        return Optional.ofNullable(byGroupResource.get(gvr.group() + "/" + gvr.version() + "/" + gvr.resource()));
     }
 
     public Optional<ResourceType> byKind(GroupVersionKind gvk) {

@@ -17,6 +17,7 @@ import java.util.Set;
  * @param categories groups such as {@code all}
  * @param verbs the verbs of the main resource, in discovery order
  * @param subresources {@code status} and/or {@code scale}
+ * @param listKind the kind of a list of these objects; null means {@code <kind>List} ({@code PodList})
  */
 public record ResourceType(
         GroupVersionKind gvk,
@@ -26,7 +27,8 @@ public record ResourceType(
         List<String> shortNames,
         List<String> categories,
         List<String> verbs,
-        Set<String> subresources) {
+        Set<String> subresources,
+        String listKind) {
 
     /** The verbs of an ordinary resource, in kube-apiserver's discovery order. */
     public static final List<String> ALL_VERBS =
@@ -43,6 +45,15 @@ public record ResourceType(
         categories = List.copyOf(categories);
         verbs = List.copyOf(verbs);
         subresources = Set.copyOf(subresources);
+        if (listKind == null || listKind.isEmpty()) {
+            listKind = gvk.kind() + "List";
+        }
+    }
+
+    /** A resource whose list kind is {@code <kind>List}, as every built-in's is. */
+    public ResourceType(GroupVersionKind gvk, String plural, String singular, boolean namespaced,
+            List<String> shortNames, List<String> categories, List<String> verbs, Set<String> subresources) {
+        this(gvk, plural, singular, namespaced, shortNames, categories, verbs, subresources, null);
     }
 
     public String group() {
@@ -55,11 +66,6 @@ public record ResourceType(
 
     public String kind() {
         return gvk.kind();
-    }
-
-    /** The kind of a list of these objects: {@code PodList}. */
-    public String listKind() {
-        return gvk.kind() + "List";
     }
 
     public GroupVersionResource gvr() {

@@ -91,8 +91,9 @@ public final class Statuses {
             };
         }
 
+        /** {@code Required value: name is required}, or just the type when there is no detail. */
         String message() {
-            return type + ": " + detail;
+            return detail == null || detail.isEmpty() ? type : type + ": " + detail;
         }
     }
 

@@ -91,6 +91,26 @@ class ResourceRegistryTest {
     }
 
     @Test
+    void withVersionsServesOneResourceAtSeveralVersionsPreferredFirst() {
+        ResourceType v2 = new ResourceType(new GroupVersionKind("example.com", "v2", "Widget"), "widgets",
+                "widget", true, List.of("wd"), List.of(), ResourceType.ALL_VERBS, Set.of(), "WidgetCollection");
+        ResourceType v1 = new ResourceType(new GroupVersionKind("example.com", "v1", "Widget"), "widgets",
+                "widget", true, List.of("wd"), List.of(), ResourceType.ALL_VERBS, Set.of());
+        ResourceRegistry both = registry.withVersions(List.of(v2, v1));
+        assertThat(both.byResource("example.com", "widgets")).hasValue(v2);
+        assertThat(both.byResource(new GroupVersionResource("example.com", "v1", "widgets"))).hasValue(v1);
+        assertThat(both.resolve("wd")).hasValue(v2);
+        assertThat(both.typesIn("example.com", "v1")).containsExactly(v1);
+        assertThat(v2.listKind()).isEqualTo("WidgetCollection");
+        assertThat(v1.listKind()).isEqualTo("WidgetList");
+        assertThat(both.withVersions(List.of(v1)).byResource(new GroupVersionResource("example.com", "v2",
+                "widgets"))).isEmpty();
+        assertThat(both.without("example.com", "widgets").typesIn("example.com", "v1")).isEmpty();
+        assertThatThrownBy(() -> registry.withVersions(List.of(v1, v1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("widgets.example.com version v1");
+    }
+
+    @Test
     void duplicateKindsAreRejectedWithTheirName() {
         ResourceType pods2 = new ResourceType(new GroupVersionKind("", "v1", "Pod"), "pods2", "pod2", true,
                 List.of(), List.of(), ResourceType.ALL_VERBS, Set.of());

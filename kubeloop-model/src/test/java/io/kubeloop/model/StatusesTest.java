@@ -47,7 +47,7 @@ class StatusesTest {
                 new Statuses.FieldError("Invalid value", "metadata.name", "\"Web\": a lowercase RFC 1123 subdomain"),
                 new Statuses.FieldError("Required value", "spec.selector", "")));
         assertThat(two.getMessage()).startsWith("Deployment.apps \"web\" is invalid: [metadata.name: Invalid value:")
-                .endsWith(", spec.selector: Required value: ]");
+                .endsWith(", spec.selector: Required value]"); // no detail: no trailing colon, as field.Required(path, "")
     }
 
     @Test

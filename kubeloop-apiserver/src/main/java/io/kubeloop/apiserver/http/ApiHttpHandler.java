@@ -60,6 +60,14 @@ public final class ApiHttpHandler implements HttpHandler {
         resources.faults(injector);
     }
 
+    /** Serves the custom resources {@code crds} defines (set before the server starts). */
+    public void customResources(io.kubeloop.apiserver.crd.CustomResources crds) {
+        this.crds = crds;
+        resources.customResources(crds);
+    }
+
+    private volatile io.kubeloop.apiserver.crd.CustomResources crds;
+
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
     public void serverAddress(String hostPort) {
         this.serverAddress = hostPort;
@@ -151,7 +159,7 @@ public final class ApiHttpHandler implements HttpHandler {
         ResourceRegistry reg = registry.get();
         OpenApi docs = openApi;
         if (docs == null || openApiRegistry != reg) {
-            docs = new OpenApi(json, reg); // rebuilt only when the registry changes
+            docs = new OpenApi(json, reg, crds); // rebuilt only when the registry changes
             openApi = docs;
             openApiRegistry = reg;
         }
@@ -218,8 +226,8 @@ public final class ApiHttpHandler implements HttpHandler {
             return;
         }
         RequestInfo info = RequestInfo.parse(path);
-        ResourceType type = info == null ? null : reg.byResource(info.group(), info.resource())
-                .filter(t -> t.version().equals(info.version())).orElse(null);
+        ResourceType type = info == null ? null : reg.byResource(
+                new io.kubeloop.model.GroupVersionResource(info.group(), info.version(), info.resource())).orElse(null);
         if (type == null) {
             responses.status(exchange, Statuses.routeNotFound());
             return;

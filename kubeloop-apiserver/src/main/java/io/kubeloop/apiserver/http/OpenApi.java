@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.http;
 
+import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import java.security.MessageDigest;
@@ -16,8 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
  * document has, per kind, the PATCH operation that kubectl looks for before {@code apply}, {@code create},
  * {@code replace} and {@code edit}: tagged {@code x-kubernetes-group-version-kind} and accepting the
  * {@code fieldValidation} parameter. The operations do not list strategic merge patch, so kubectl computes
- * such patches from its compiled-in types, as the protocol reference recommends. Object schemas are not
- * served yet, so {@code kubectl explain} has nothing to show.
+ * such patches from its compiled-in types, as the protocol reference recommends (and, for custom resources,
+ * falls back to a JSON merge patch). Custom resources have their CRD's schema as component schema; built-in
+ * object schemas are not served yet, so {@code kubectl explain} has nothing to show for them.
  */
 final class OpenApi {
 
@@ -27,6 +29,14 @@ final class OpenApi {
     private final byte[] index;
 
     OpenApi(JsonMapper json, ResourceRegistry registry) {
+        this(json, registry, null);
+    }
+
+    /**
+     * Documents whose custom resources have component schemas: {@code crds} gives a custom resource version's
+     * schema (null for built-ins, which have none yet); a null {@code crds} serves no schemas.
+     */
+    OpenApi(JsonMapper json, ResourceRegistry registry, CustomResources crds) {
         Map<String, ObjectNode> docs = new LinkedHashMap<>();
         for (ResourceType t : registry.types()) {
             String gv = t.group().isEmpty() ? "api/" + t.version() : "apis/" + t.group() + "/" + t.version();
@@ -61,7 +71,15 @@ final class OpenApi {
                     "application/merge-patch+json"}) {
                 content.putObject(mt).putObject("schema").put("type", "object");
             }
-            patch.putObject("responses").putObject("200").put("description", "OK");
+            ObjectNode ok = patch.putObject("responses").putObject("200");
+            ok.put("description", "OK");
+            ObjectNode schema = crds == null ? null : crds.openApiSchema(t);
+            if (schema != null) {
+                String name = CustomResources.openApiName(t);
+                ((ObjectNode) doc.get("components").get("schemas")).set(name, schema);
+                ok.putObject("content").putObject("application/json").putObject("schema")
+                        .put("$ref", "#/components/schemas/" + name);
+            }
         }
         ObjectNode indexDoc = json.createObjectNode();
         ObjectNode paths = indexDoc.putObject("paths");

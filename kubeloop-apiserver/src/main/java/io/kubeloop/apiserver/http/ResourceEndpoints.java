@@ -2,6 +2,8 @@ package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.fault.FaultInjector;
+import io.kubeloop.apiserver.crd.CustomResources;
+import io.kubeloop.apiserver.crd.RejectedException;
 import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.PatchSchema;
 import io.kubeloop.apiserver.storage.ListResult;
@@ -62,6 +64,8 @@ final class ResourceEndpoints {
 
     private final ApiServerMetrics metrics;
     private final Duration bookmarkInterval;
+    /** Custom resources (null: none are served); set once before the server starts. */
+    private volatile CustomResources crds;
 
     ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry,
             ApiServerMetrics metrics, Duration bookmarkInterval) {
@@ -72,7 +76,11 @@ final class ResourceEndpoints {
         this.clock = clock;
         this.registry = registry;
         this.responses = new Responses(json);
-        this.tables = new TableView(json, clock);
+        this.tables = new TableView(json, clock, type -> crds == null ? null : crds.printerColumns(type));
+    }
+
+    void customResources(CustomResources crds) {
+        this.crds = crds;
     }
 
     private volatile FaultInjector faults;
@@ -88,6 +96,8 @@ final class ResourceEndpoints {
             responses.status(exchange, e.status());
         } catch (StorageException e) {
             responses.json(exchange, e.code(), e.toStatus());
+        } catch (RejectedException e) {
+            responses.status(exchange, e.status());
         }
     }
 
@@ -141,9 +151,10 @@ final class ResourceEndpoints {
                     watch(exchange, info, type, query, info.name());
                 } else if (sub.equals("scale")) {
                     responses.json(exchange, 200, tables.object(exchange, query, type,
-                            Scale.of(json, type, store.get(key(info, type)))));
+                            Scale.of(json, type, store.get(key(info, type)), scalePaths(type))));
                 } else {
-                    responses.json(exchange, 200, tables.object(exchange, query, type, store.get(key(info, type))));
+                    responses.json(exchange, 200, tables.object(exchange, query, type,
+                            served(type, store.get(key(info, type)))));
                 }
             }
             case "PUT" -> {
@@ -155,6 +166,11 @@ final class ResourceEndpoints {
             }
             case "PATCH" -> {
                 Patches patchType = Patches.of(exchange.getRequestHeaders().getFirst("Content-Type"));
+                if (patchType == Patches.STRATEGIC_MERGE_PATCH && crds != null && crds.isCustom(type)) {
+                    throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, "the body of the "
+                            + "request was in an unknown format - accepted media types include: "
+                            + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
+                }
                 if (sub.equals("scale")) {
                     scale(exchange, info, type, query, patchType);
                 } else {
@@ -235,7 +251,7 @@ final class ResourceEndpoints {
             }
         }
         ArrayNode items = list.putArray("items");
-        result.items().forEach(items::add); // the table printers only read the stored objects
+        result.items().forEach(item -> items.add(served(type, item))); // the printers only read them
         responses.json(exchange, 200, tables.list(exchange, q, type, list));
     }
 
@@ -417,8 +433,8 @@ final class ResourceEndpoints {
                     return;
                 }
                 if (event == null) {
-                    if (watch.isDone()) {
-                        return;
+                    if (watch.isDone() || registry.get().byResource(type.gvr()).isEmpty()) {
+                        return; // a custom resource whose definition was deleted ends its watches
                     }
                     continue;
                 }
@@ -431,7 +447,7 @@ final class ResourceEndpoints {
                 }
                 ObjectNode line = json.createObjectNode();
                 line.put("type", event.type().name());
-                line.set("object", view.apply(event.object()));
+                line.set("object", view.apply(served(type, event.object())));
                 out.write(json.writeValueAsBytes(line));
                 out.write('\n');
                 out.flush();
@@ -472,6 +488,7 @@ final class ResourceEndpoints {
         String manager = fieldManager(exchange, q, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
+        object = admit(type, null, object, "", q);
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
@@ -484,7 +501,7 @@ final class ResourceEndpoints {
             responses.json(exchange, 201, object);
             return;
         }
-        responses.json(exchange, 201, store.create(key, object));
+        responses.json(exchange, 201, written(type, store.create(key, object)));
     }
 
     private void update(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
@@ -519,8 +536,9 @@ final class ResourceEndpoints {
             String manager, java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
         try {
-            return store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
+            return written(type, store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
                 Desired d = change.apply(current);
+                admit(type, current, d.next(), info.subresource(), q);
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
                 if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
                     throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
@@ -533,7 +551,7 @@ final class ResourceEndpoints {
                     throw new DryRunResult(d.next());
                 }
                 return d.next();
-            });
+            }));
         } catch (DryRunResult preview) {
             return preview.object;
         }
@@ -557,7 +575,8 @@ final class ResourceEndpoints {
             if (type.namespaced()) {
                 requireNamespace(info.namespace());
             }
-            responses.json(exchange, 201, dryRun(q) ? created : store.create(key, created));
+            admit(type, null, created, "", q);
+            responses.json(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
             return;
         }
         responses.json(exchange, 200, conditionalUpdate(info, type, q,
@@ -573,12 +592,12 @@ final class ResourceEndpoints {
         JsonNode input = parse(readBody(exchange));
         String manager = fieldManager(exchange, q, patchType == null ? "UpdateOptions" : "PatchOptions");
         ObjectNode stored = conditionalUpdate(info, type, q, manager, current -> {
-            JsonNode desired = patchType == null ? input
-                    : patchType.apply(type, Scale.of(json, type, current), input, q.get("fieldManager"), clock.now());
-            return new Desired(desired, ObjectRules.prepareUpdate(type, current,
-                    Scale.withReplicas(current, Scale.replicas(type, info.name(), desired)), false));
+            JsonNode desired = patchType == null ? input : patchType.apply(type,
+                    Scale.of(json, type, current, scalePaths(type)), input, q.get("fieldManager"), clock.now());
+            return new Desired(desired, ObjectRules.prepareUpdate(type, current, Scale.withReplicas(current,
+                    Scale.replicas(type, info.name(), desired), scalePaths(type)), false));
         });
-        responses.json(exchange, 200, Scale.of(json, type, stored));
+        responses.json(exchange, 200, Scale.of(json, type, stored, scalePaths(type)));
     }
 
     private void delete(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
@@ -601,7 +620,10 @@ final class ResourceEndpoints {
         if (type.plural().equals("namespaces") && type.group().isEmpty()) {
             deleteNamespaceContents(info.name());
         }
-        responses.json(exchange, 200, store.delete(key, preconditions));
+        if (crds != null) {
+            crds.deleting(type, info.name(), preconditions);
+        }
+        responses.json(exchange, 200, served(type, store.delete(key, preconditions)));
     }
 
     private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type,
@@ -622,13 +644,16 @@ final class ResourceEndpoints {
             StorageKey key = new StorageKey(type.group(), type.plural(), m.path("namespace").asString(""),
                     m.get("name").asString());
             if (dryRun(q)) {
-                items.add(item);
+                items.add(served(type, item));
                 continue;
             }
             try {
+                if (crds != null) {
+                    crds.deleting(type, key.name(), Preconditions.NONE);
+                }
                 ObjectNode deleted = store.delete(key, Preconditions.NONE);
                 revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
-                items.add(deleted);
+                items.add(served(type, deleted));
             } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
                 // deleted concurrently: nothing to do
             }
@@ -655,6 +680,45 @@ final class ResourceEndpoints {
     }
 
     // ---- helpers
+
+    /** A custom resource write checked and completed by its definition (other writes pass unchanged). */
+    private ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
+            Map<String, String> q) {
+        CustomResources c = crds;
+        return c == null ? next : c.admit(type, current, next, subresource, q.get("fieldValidation"));
+    }
+
+    /** Tells the custom resources about a stored write (a CRD write changes what is served). */
+    private ObjectNode written(ResourceType type, ObjectNode stored) {
+        CustomResources c = crds;
+        if (c != null) {
+            c.written(type, stored);
+        }
+        return stored;
+    }
+
+    /** Where {@code type} keeps its scale: a custom resource's declared paths, or null for the built-ins'. */
+    private io.kubeloop.apiserver.crd.ScaleSubresource scalePaths(ResourceType type) {
+        CustomResources c = crds;
+        return c == null ? null : c.scale(type);
+    }
+
+    /**
+     * {@code object} as served at {@code type}'s version: a custom resource is stored once for all its
+     * versions (conversion strategy None), so only its apiVersion changes.
+     */
+    private ObjectNode served(ResourceType type, ObjectNode object) {
+        JsonNode apiVersion = object.get("apiVersion");
+        if (apiVersion == null || apiVersion.asString().equals(type.gvk().apiVersion())) {
+            return object;
+        }
+        ObjectNode copy = json.createObjectNode();
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
+            copy.set(field.getKey(), field.getKey().equals("apiVersion")
+                    ? json.getNodeFactory().stringNode(type.gvk().apiVersion()) : field.getValue());
+        }
+        return copy;
+    }
 
     /**
      * The manager of a write: the {@code fieldManager} parameter, else derived from the User-Agent; 422 for an

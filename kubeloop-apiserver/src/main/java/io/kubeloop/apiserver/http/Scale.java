@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.http;
 
+import io.kubeloop.apiserver.crd.ScaleSubresource;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Statuses;
 import java.util.List;
@@ -9,12 +10,20 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The {@code autoscaling/v1 Scale} view of a workload's {@code spec.replicas}, as {@code /scale} serves it. */
+/**
+ * The {@code autoscaling/v1 Scale} view of a workload's replicas, as {@code /scale} serves it: the built-ins'
+ * {@code spec.replicas}, or where a custom resource's {@link ScaleSubresource} says.
+ */
 final class Scale {
 
     private Scale() {}
 
-    static ObjectNode of(JsonMapper json, ResourceType type, JsonNode object) {
+    /**
+     * The Scale of {@code object}; {@code paths} says where a custom resource keeps its replicas and selector,
+     * null means the built-in workloads' fixed {@code spec.replicas}, {@code status.replicas} and
+     * {@code spec.selector} (whose unset replicas default to 1; a custom resource's to 0, as kube's).
+     */
+    static ObjectNode of(JsonMapper json, ResourceType type, JsonNode object, ScaleSubresource paths) {
         ObjectNode scale = json.createObjectNode();
         scale.put("kind", "Scale");
         scale.put("apiVersion", "autoscaling/v1");
@@ -25,14 +34,24 @@ final class Scale {
                 meta.set(f, m.get(f));
             }
         }
-        scale.putObject("spec").put("replicas", object.path("spec").path("replicas").asInt(1));
+        ScaleSubresource p = paths == null ? ScaleSubresource.BUILT_IN : paths;
+        scale.putObject("spec").put("replicas", at(object, p.specReplicasPath()).asInt(paths == null ? 1 : 0));
         ObjectNode status = scale.putObject("status");
-        status.put("replicas", object.path("status").path("replicas").asInt(0));
-        String selector = selector(object.path("spec").path("selector"));
+        status.put("replicas", at(object, p.statusReplicasPath()).asInt(0));
+        String selector = paths == null ? selector(object.path("spec").path("selector"))
+                : p.labelSelectorPath().isEmpty() ? "" : at(object, p.labelSelectorPath()).asString("");
         if (!selector.isEmpty()) {
             status.put("selector", selector);
         }
         return scale;
+    }
+
+    private static JsonNode at(JsonNode object, String path) {
+        JsonNode node = object;
+        for (String field : ScaleSubresource.fields(path)) {
+            node = node.path(field);
+        }
+        return node;
     }
 
     /** {@code spec.replicas} of a Scale sent by a client; 422 when it is missing or negative. */
@@ -46,10 +65,16 @@ final class Scale {
         return r.asInt();
     }
 
-    static ObjectNode withReplicas(ObjectNode current, int replicas) {
+    /** A copy of {@code current} with {@code replicas} at the spec replicas path (null paths: built-in). */
+    static ObjectNode withReplicas(ObjectNode current, int replicas, ScaleSubresource paths) {
         ObjectNode copy = current.deepCopy();
-        JsonNode spec = copy.get("spec");
-        (spec instanceof ObjectNode o ? o : copy.putObject("spec")).put("replicas", replicas);
+        String[] fields = ScaleSubresource.fields((paths == null ? ScaleSubresource.BUILT_IN : paths)
+                .specReplicasPath());
+        ObjectNode node = copy;
+        for (int i = 0; i < fields.length - 1; i++) {
+            node = node.get(fields[i]) instanceof ObjectNode o ? o : node.putObject(fields[i]);
+        }
+        node.put(fields[fields.length - 1], replicas);
         return copy;
     }
 

@@ -22,8 +22,9 @@ final class TableView {
 
     private final Tables tables;
 
-    TableView(JsonMapper json, Clock clock) {
-        this.tables = new Tables(json, clock);
+    TableView(JsonMapper json, Clock clock,
+            java.util.function.Function<ResourceType, java.util.List<io.kubeloop.apiserver.table.PrinterColumn>> custom) {
+        this.tables = new Tables(json, clock, custom);
     }
 
     /** Whether this request gets a Table rather than plain JSON (throws 400 for a bad includeObject). */

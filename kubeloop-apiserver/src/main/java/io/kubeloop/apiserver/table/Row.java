@@ -3,13 +3,13 @@ package io.kubeloop.apiserver.table;
 import java.util.List;
 
 /**
- * One table row before it becomes JSON: its cells (String, Long or Boolean, one per column) and the optional
+ * One table row before it becomes JSON: its cells (String, Long, Double, Boolean or null, one per column) and the optional
  * row conditions (kube sets {@code Completed} on succeeded and failed pods).
  */
 record Row(List<Object> cells, List<Condition> conditions) {
 
     Row {
-        cells = List.copyOf(cells);
+        cells = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(cells)); // null cells allowed
         conditions = List.copyOf(conditions);
     }
 

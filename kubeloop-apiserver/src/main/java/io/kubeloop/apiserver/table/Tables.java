@@ -3,9 +3,11 @@ package io.kubeloop.apiserver.table;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.workqueue.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,10 +33,28 @@ public final class Tables {
 
     private final JsonMapper json;
     private final Clock clock;
+    private final Function<ResourceType, List<PrinterColumn>> customColumns;
 
     public Tables(JsonMapper json, Clock clock) {
+        this(json, clock, type -> null);
+    }
+
+    /**
+     * Tables whose custom resources get {@code customColumns(type)}: the printer columns of a custom resource
+     * version (empty for none declared: an Age column), or null for a type that is not a custom resource.
+     */
+    public Tables(JsonMapper json, Clock clock, Function<ResourceType, List<PrinterColumn>> customColumns) {
         this.json = Objects.requireNonNull(json, "json");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.customColumns = Objects.requireNonNull(customColumns, "customColumns");
+    }
+
+    private Printer printer(ResourceType type, ObjectNode object) {
+        if (object != null && Printers.forObject(type, object) != Printers.forType(type)) {
+            return Printers.forObject(type, object); // a /scale
+        }
+        List<PrinterColumn> custom = customColumns.apply(type);
+        return custom == null ? Printers.forType(type) : new ColumnPrinter(custom);
     }
 
     /**
@@ -42,7 +62,7 @@ public final class Tables {
      * continue and remainingItemCount, and {@code items}, which may omit apiVersion and kind).
      */
     public ObjectNode ofList(ResourceType type, ObjectNode list, TableOptions options) {
-        Printer printer = Printers.forType(type);
+        Printer printer = printer(type, null);
         ObjectNode table = start(options);
         ObjectNode meta = table.putObject("metadata");
         JsonNode listMeta = list.path("metadata");
@@ -65,7 +85,7 @@ public final class Tables {
      * kube-apiserver does on every watch event after the first.
      */
     public ObjectNode ofObject(ResourceType type, ObjectNode object, TableOptions options, boolean headers) {
-        Printer printer = Printers.forObject(type, object);
+        Printer printer = printer(type, object);
         ObjectNode table = start(options);
         ObjectNode meta = table.putObject("metadata");
         JsonNode rv = object.path("metadata").get("resourceVersion");
@@ -123,7 +143,9 @@ public final class Tables {
         ArrayNode cells = node.putArray("cells");
         for (Object cell : row.cells()) {
             switch (cell) {
+                case null -> cells.addNull();
                 case String s -> cells.add(s);
+                case Double d -> cells.add(d);
                 case Long l -> cells.add(l);
                 case Integer i -> cells.add(i);
                 case Boolean b -> cells.add(b);
