@@ -2,6 +2,7 @@ package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
+import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreBuilder;
@@ -60,6 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
         ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
+        handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
         http.createContext("/", handler);
@@ -166,8 +168,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private Clock clock = Clock.system();
         private int historyLimit = StoreBuilder.DEFAULT_HISTORY_LIMIT;
         private java.time.Duration bookmarkInterval = java.time.Duration.ofMinutes(1);
+        private boolean rbac;
 
         private Builder() {}
+
+        /**
+         * Whether every request is authorized by RBAC (Role, ClusterRole, RoleBinding, ClusterRoleBinding),
+         * as kube-apiserver's {@code --authorization-mode=RBAC}; the bootstrap roles and bindings are stored at
+         * start. Default false: everyone may do everything. See docs/rbac.md.
+         */
+        public Builder rbac(boolean rbac) {
+            this.rbac = rbac;
+            return this;
+        }
 
         /** The address to bind; default loopback. */
         public Builder host(InetAddress host) {

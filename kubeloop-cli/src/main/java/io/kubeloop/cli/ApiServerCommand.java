@@ -34,6 +34,10 @@ final class ApiServerCommand implements Callable<Integer> {
             defaultValue = ".kubeloop/kubeconfig")
     Path kubeconfigOut;
 
+    @Option(names = "--rbac", description = "Authorize every request with RBAC (Roles, ClusterRoles and their "
+            + "bindings), with kube's bootstrap roles; the kubeconfig's user is an admin. Try kubectl --as=alice.")
+    boolean rbac;
+
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
@@ -48,7 +52,7 @@ final class ApiServerCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--host: unknown host " + host);
         }
-        EmbeddedApiServer server = EmbeddedApiServer.builder().host(address).port(port).start();
+        EmbeddedApiServer server = EmbeddedApiServer.builder().host(address).port(port).rbac(rbac).start();
         Path kubeconfig = server.writeKubeconfig(kubeconfigOut).toAbsolutePath();
         Thread hook = new Thread(() -> {
             stop.countDown();

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -49,6 +50,13 @@ public final class ApiHttpHandler implements HttpHandler {
         this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval);
     }
 
+    private volatile AccessControl access = AccessControl.allowAll();
+
+    /** Who may do what, and the review endpoints; default {@link AccessControl#allowAll()}. */
+    public void accessControl(AccessControl access) {
+        this.access = access;
+    }
+
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
     public void serverAddress(String hostPort) {
         this.serverAddress = hostPort;
@@ -80,6 +88,11 @@ public final class ApiHttpHandler implements HttpHandler {
     }
 
     private void route(HttpExchange exchange) throws IOException {
+        io.fabric8.kubernetes.api.model.Status refused = access.admit(exchange); // impersonation, authorization
+        if (refused != null) {
+            responses.status(exchange, refused);
+            return;
+        }
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         if (path.length() > 1 && path.endsWith("/")) {
@@ -200,6 +213,11 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.version = type.version();
         labels.resource = type.plural();
         labels.subresource = info.subresource();
+        if (access.isReview(type)) {
+            AccessControl.Reply reply = access.review(exchange, type);
+            responses.json(exchange, reply.code(), reply.body());
+            return;
+        }
         resources.handle(exchange, info, type);
     }
 
