@@ -148,4 +148,31 @@ class KubectlRbacIT {
                 .contains("clusterrole.rbac.authorization.k8s.io/view")
                 .contains("clusterrole.rbac.authorization.k8s.io/system:discovery");
     }
+
+    @Test
+    void nonResourceUrlsFollowClusterRoles() throws Exception {
+        Kubectl.Result metrics = kubectl.run("get", "--raw", "/metrics", "--as=alice");
+        assertThat(metrics.exit()).isEqualTo(1);
+        assertThat(metrics.err()).contains("Error from server (Forbidden): forbidden: User \"alice\" cannot get path "
+                + "\"/metrics\"");
+        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice").out().strip()).isEqualTo("no");
+        assertThat(kubectl.run("get", "--raw", "/version", "--as=alice").ok().out()).contains("\"minor\":\"32\"");
+
+        kubectl.runWithInput("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRole
+                metadata: {name: metrics-reader}
+                rules:
+                - {nonResourceURLs: [/metrics], verbs: [get]}
+                ---
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRoleBinding
+                metadata: {name: alice-metrics}
+                roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: metrics-reader}
+                subjects:
+                - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
+                """, "apply", "-f", "-").ok();
+        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice").ok().out().strip()).isEqualTo("yes");
+        assertThat(kubectl.run("get", "--raw", "/metrics", "--as=alice").ok().out()).contains("apiserver_request_total");
+    }
 }
