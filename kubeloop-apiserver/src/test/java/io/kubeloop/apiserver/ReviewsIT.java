@@ -253,4 +253,32 @@ class ReviewsIT {
         Raw wrongKind = post(SSAR, PROTOBUF, ProtoWriter.kubernetesBody("v1", "Pod", new byte[0]), Map.of());
         assertThat(wrongKind.code()).isEqualTo(400);
     }
+
+    /**
+     * The JDK server shares exchange attributes across requests, so an identity kept there would leak from
+     * one request to the next: every request must see only its own.
+     */
+    @Test
+    void anIdentityNeverLeaksIntoAnotherRequest() throws Exception {
+        start(true);
+        assertThat(whoami(Map.of("Impersonate-User", "alice"))).isEqualTo("alice");
+        assertThat(whoami(Map.of())).isEqualTo("kubeloop-admin");
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            java.util.List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                String user = "user-" + i;
+                boolean impersonate = i % 2 == 0;
+                results.add(executor.submit(() -> (impersonate ? user : "kubeloop-admin")
+                        .equals(whoami(impersonate ? Map.of("Impersonate-User", user) : Map.of()))));
+            }
+            for (var r : results) {
+                assertThat(r.get(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            }
+        }
+    }
+
+    private String whoami(Map<String, String> headers) {
+        return post(SSR, "application/json", "{}".getBytes(), headers).body().path("status").path("userInfo")
+                .path("username").asString();
+    }
 }
