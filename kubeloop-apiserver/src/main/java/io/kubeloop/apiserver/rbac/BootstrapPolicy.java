@@ -75,8 +75,6 @@ final class BootstrapPolicy {
                 rule(List.of("create"), List.of(""), List.of("serviceaccounts/token")),
                 rule(WRITE, List.of("apps"), List.of("daemonsets", "deployments", "deployments/rollback",
                         "deployments/scale", "replicasets", "replicasets/scale", "statefulsets", "statefulsets/scale")),
-                rule(WRITE, List.of("coordination.k8s.io"), List.of("leases")),
-                rule(READ, List.of("coordination.k8s.io"), List.of("leases")),
                 rule(WRITE, List.of("batch"), List.of("cronjobs", "jobs")),
                 rule(WRITE, List.of("autoscaling"), List.of("horizontalpodautoscalers")),
                 rule(WRITE, List.of("networking.k8s.io"), List.of("ingresses", "networkpolicies")),

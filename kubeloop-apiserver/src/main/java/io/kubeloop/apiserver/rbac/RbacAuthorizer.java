@@ -8,6 +8,7 @@ import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.selector.LabelSelector;
 import io.kubeloop.model.selector.SelectorParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -136,7 +137,7 @@ final class RbacAuthorizer implements Authorizer {
 
     private List<PolicyRule> clusterRoleRules(ObjectNode role) {
         List<PolicyRule> rules = new ArrayList<>();
-        collect(role, rules, new java.util.HashSet<>(), null);
+        collect(role, rules, new HashSet<>(), null);
         return rules;
     }
 

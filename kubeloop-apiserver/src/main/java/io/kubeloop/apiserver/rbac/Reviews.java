@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -116,7 +117,7 @@ final class Reviews {
         return object;
     }
 
-    private static JsonNode parse(tools.jackson.databind.ObjectMapper mapper, byte[] body, String what) {
+    private static JsonNode parse(ObjectMapper mapper, byte[] body, String what) {
         try {
             return mapper.readTree(body);
         } catch (JacksonException e) {
