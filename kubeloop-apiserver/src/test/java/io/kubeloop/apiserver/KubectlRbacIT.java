@@ -58,6 +58,9 @@ class KubectlRbacIT {
                 """, "apply", "-f", "-").ok();
 
         assertThat(kubectl.run("auth", "can-i", "list", "pods", "--as=alice").ok().out().strip()).isEqualTo("yes");
+        assertThat(kubectl.run("auth", "can-i", "--list", "--as=alice").ok().out())
+                .containsPattern("pods\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]")
+                .containsPattern("\\[/version\\]\\s+\\[\\]\\s+\\[get\\]");
         Kubectl.Result create = kubectl.run("auth", "can-i", "create", "pods", "--as=alice");
         assertThat(create.exit()).isEqualTo(1);
         assertThat(create.out().strip()).isEqualTo("no");

@@ -164,6 +164,35 @@ class ReviewsIT {
     }
 
     @Test
+    void selfSubjectRulesReviewListsTheRulesBoundInTheNamespace() {
+        start(true);
+        bindAliceToPodReader();
+        byte[] body = ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SelfSubjectRulesReview",
+                new ProtoWriter().message(1, new ProtoWriter()).message(2, new ProtoWriter().string(1, "default"))
+                        .toByteArray());
+        Raw r = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", PROTOBUF, body,
+                Map.of("Impersonate-User", "alice"));
+        assertThat(r.code()).as(r.body().toString()).isEqualTo(201);
+        JsonNode status = r.body().path("status");
+        assertThat(status.path("incomplete").asBoolean()).isFalse();
+        assertThat(status.path("resourceRules").valueStream().map(JsonNode::toString)).contains(
+                "{\"verbs\":[\"get\",\"list\",\"watch\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}",
+                "{\"verbs\":[\"create\"],\"apiGroups\":[\"authorization.k8s.io\"],"
+                        + "\"resources\":[\"selfsubjectaccessreviews\",\"selfsubjectrulesreviews\"]}");
+        assertThat(status.path("nonResourceRules").valueStream().map(r2 -> r2.path("nonResourceURLs").toString()))
+                .contains("[\"/livez\",\"/readyz\",\"/healthz\",\"/version\",\"/version/\"]");
+
+        Raw otherNamespace = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
+                "{\"spec\":{\"namespace\":\"kube-system\"}}".getBytes(), Map.of("Impersonate-User", "alice"));
+        assertThat(otherNamespace.body().path("status").path("resourceRules").valueStream()
+                .map(n -> n.path("resources").toString())).doesNotContain("[\"pods\"]");
+        Raw noNamespace = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
+                "{\"spec\":{}}".getBytes(), Map.of());
+        assertThat(noNamespace.code()).isEqualTo(400);
+        assertThat(noNamespace.body().path("message").asString()).isEqualTo("no namespace on request");
+    }
+
+    @Test
     void reviewsWithoutTheirAttributesAreInvalid() {
         start(true);
         ApiClient.Reply noAttributes = api.post(SSAR, "{\"spec\":{}}");

@@ -41,21 +41,22 @@ public final class AccessControl {
     private final Reviews reviews;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    private AccessControl(Authorizer authorizer) {
+    private AccessControl(Authorizer authorizer, RuleResolver rules) {
         this.authorizer = authorizer.withPrivilegedGroup();
-        this.reviews = new Reviews(json, this.authorizer);
+        this.reviews = new Reviews(json, this.authorizer, rules);
     }
 
     /** Everyone may do everything; impersonation and reviews work (every review is allowed). */
     public static AccessControl allowAll() {
-        return new AccessControl(Authorizer.ALWAYS_ALLOW);
+        return new AccessControl(Authorizer.ALWAYS_ALLOW, RuleResolver.EVERYTHING);
     }
 
     /** RBAC over the objects in {@code store}, after storing the bootstrap roles and bindings in it. */
     public static AccessControl rbac(Store store, Clock clock) {
         Objects.requireNonNull(store, "store");
         BootstrapPolicy.install(store, Objects.requireNonNull(clock, "clock"));
-        return new AccessControl(new RbacAuthorizer(store));
+        RbacAuthorizer rbac = new RbacAuthorizer(store);
+        return new AccessControl(rbac, rbac);
     }
 
     /**

@@ -28,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  * namespace). A ClusterRole with an {@code aggregationRule} has, besides its own rules, those of every
  * ClusterRole its selectors match, as kube's aggregation controller would have written them into it.
  */
-final class RbacAuthorizer implements Authorizer {
+final class RbacAuthorizer implements Authorizer, RuleResolver {
 
     static final String GROUP = "rbac.authorization.k8s.io";
 
@@ -56,12 +56,45 @@ final class RbacAuthorizer implements Authorizer {
                 }
             }
         }
-        if (errors.isEmpty()) {
-            return Decision.notAllowed("");
+        return Decision.notAllowed(errors.isEmpty() ? "" : "RBAC: " + aggregate(errors));
+    }
+
+    @Override
+    public Rules rulesFor(UserInfo user, String namespace) {
+        Set<String> errors = new LinkedHashSet<>();
+        List<PolicyRule> rules = new ArrayList<>();
+        for (ObjectNode binding : list("clusterrolebindings", "")) {
+            rules.addAll(boundRules(binding, "", user, errors));
         }
-        // utilerrors.NewAggregate: one error as itself, several as [a, b]
-        String joined = errors.size() == 1 ? errors.iterator().next() : "[" + String.join(", ", errors) + "]";
-        return Decision.notAllowed("RBAC: " + joined);
+        if (!namespace.isEmpty()) {
+            for (ObjectNode binding : list("rolebindings", namespace)) {
+                rules.addAll(boundRules(binding, namespace, user, errors));
+            }
+        }
+        return new Rules(rules, aggregate(errors));
+    }
+
+    /** The rules {@code binding} gives the user: none if it does not apply or its role is missing. */
+    private List<PolicyRule> boundRules(ObjectNode binding, String bindingNamespace, UserInfo user,
+            Set<String> errors) {
+        if (appliesTo(binding, user, bindingNamespace) == null) {
+            return List.of();
+        }
+        JsonNode roleRef = binding.path("roleRef");
+        try {
+            return rules(roleRef.path("kind").asString(""), roleRef.path("name").asString(""), bindingNamespace);
+        } catch (RoleNotFound e) {
+            errors.add(e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** utilerrors.NewAggregate's text: "" for none, one error as itself, several as {@code [a, b]}. */
+    private static String aggregate(Set<String> errors) {
+        if (errors.isEmpty()) {
+            return "";
+        }
+        return errors.size() == 1 ? errors.iterator().next() : "[" + String.join(", ", errors) + "]";
     }
 
     /**

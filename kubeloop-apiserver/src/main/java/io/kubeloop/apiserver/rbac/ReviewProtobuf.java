@@ -17,6 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
  *                           repeated string groups = 4; map&lt;string, ExtraValue&gt; extra = 5; string uid = 6; }
  * ResourceAttributes { namespace = 1; verb = 2; group = 3; version = 4; resource = 5; subresource = 6; name = 7; }
  * NonResourceAttributes { path = 1; verb = 2; }     ExtraValue { repeated string items = 1; }
+ * SelfSubjectRulesReview { ObjectMeta metadata = 1; SelfSubjectRulesReviewSpec spec = 2; status = 3; }
+ * SelfSubjectRulesReviewSpec { string namespace = 1; }
  * SelfSubjectReview { ObjectMeta metadata = 1; status = 2; }     ObjectMeta { name = 1; generateName = 2; namespace = 3; }
  * </pre>
  *
@@ -40,10 +42,11 @@ final class ReviewProtobuf {
             switch (r.fieldNumber()) {
                 case 1 -> objectMeta(r.readMessage(), metadata);
                 case 2 -> {
-                    if (kind.equals(Reviews.SELF_SUBJECT_REVIEW)) {
-                        r.skip(); // the status, which the server computes
-                    } else {
-                        review.set("spec", accessReviewSpec(r.readMessage()));
+                    switch (kind) {
+                        case Reviews.SELF_SUBJECT_REVIEW -> r.skip(); // the status, which the server computes
+                        case Reviews.SELF_SUBJECT_RULES_REVIEW -> review.set("spec", strings(r.readMessage(),
+                                "namespace"));
+                        default -> review.set("spec", accessReviewSpec(r.readMessage()));
                     }
                 }
                 default -> r.skip();

@@ -15,6 +15,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -26,6 +27,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *       ({@code spec.resourceAttributes} or {@code spec.nonResourceAttributes})? ({@code kubectl auth can-i})
  *   <li>authorization.k8s.io/v1 {@code SubjectAccessReview}: may {@code spec.user}/{@code groups}/{@code uid}/
  *       {@code extra} do this? (who may ask is up to RBAC: create on subjectaccessreviews)
+ *   <li>authorization.k8s.io/v1 {@code SelfSubjectRulesReview}: what may I do in {@code spec.namespace}?
+ *       ({@code kubectl auth can-i --list})
  *   <li>authentication.k8s.io/v1 {@code SelfSubjectReview}: who am I? ({@code kubectl auth whoami})
  * </ul>
  *
@@ -36,6 +39,7 @@ final class Reviews {
 
     static final String SELF_SUBJECT_ACCESS_REVIEW = "SelfSubjectAccessReview";
     static final String SUBJECT_ACCESS_REVIEW = "SubjectAccessReview";
+    static final String SELF_SUBJECT_RULES_REVIEW = "SelfSubjectRulesReview";
     static final String SELF_SUBJECT_REVIEW = "SelfSubjectReview";
     private static final String AUTHORIZATION = "authorization.k8s.io";
     private static final String AUTHENTICATION = "authentication.k8s.io";
@@ -44,17 +48,19 @@ final class Reviews {
 
     private final JsonMapper json;
     private final Authorizer authorizer;
+    private final RuleResolver ruleResolver;
     private final ReviewProtobuf protobuf;
 
-    Reviews(JsonMapper json, Authorizer authorizer) {
+    Reviews(JsonMapper json, Authorizer authorizer, RuleResolver ruleResolver) {
         this.json = json;
         this.authorizer = authorizer;
+        this.ruleResolver = ruleResolver;
         this.protobuf = new ReviewProtobuf(json);
     }
 
     static boolean serves(ResourceType type) {
-        return (type.group().equals(AUTHORIZATION)
-                        && (type.kind().equals(SELF_SUBJECT_ACCESS_REVIEW) || type.kind().equals(SUBJECT_ACCESS_REVIEW)))
+        return (type.group().equals(AUTHORIZATION) && (type.kind().equals(SELF_SUBJECT_ACCESS_REVIEW)
+                        || type.kind().equals(SUBJECT_ACCESS_REVIEW) || type.kind().equals(SELF_SUBJECT_RULES_REVIEW)))
                 || (type.group().equals(AUTHENTICATION) && type.kind().equals(SELF_SUBJECT_REVIEW));
     }
 
@@ -84,6 +90,11 @@ final class Reviews {
             throw new StatusException(Statuses.badRequest("spec of " + type.kind() + " must be an object"));
         }
         ObjectNode s = spec != null && spec.isObject() ? (ObjectNode) spec : json.createObjectNode();
+        if (type.kind().equals(SELF_SUBJECT_RULES_REVIEW)) {
+            reply.set("spec", s);
+            reply.set("status", rulesStatus(user, text(s, "namespace")));
+            return reply;
+        }
         UserInfo subject = type.kind().equals(SUBJECT_ACCESS_REVIEW) ? subject(s, type) : user;
         Attributes attributes = attributes(s, subject, type);
         Decision decision = authorizer.authorize(attributes);
@@ -192,6 +203,43 @@ final class Reviews {
             throw new StatusException(Statuses.badRequest("spec.nonResourceAttributes must be an object"));
         }
         return Attributes.nonResource(user, text(nonResource, "verb"), text(nonResource, "path"));
+    }
+
+    /** kube's SubjectRulesReviewStatus: the rules split into resource and non-resource rules. */
+    private ObjectNode rulesStatus(UserInfo user, String namespace) {
+        if (namespace.isEmpty()) {
+            throw new StatusException(Statuses.badRequest("no namespace on request"));
+        }
+        RuleResolver.Rules rules = ruleResolver.rulesFor(user, namespace);
+        ObjectNode status = json.createObjectNode();
+        ArrayNode resourceRules = status.putArray("resourceRules");
+        ArrayNode nonResourceRules = status.putArray("nonResourceRules");
+        for (PolicyRule rule : rules.rules()) {
+            if (!rule.resources().isEmpty()) {
+                ObjectNode r = resourceRules.addObject();
+                strings(r, "verbs", rule.verbs());
+                strings(r, "apiGroups", rule.apiGroups());
+                strings(r, "resources", rule.resources());
+                strings(r, "resourceNames", rule.resourceNames());
+            }
+            if (!rule.nonResourceURLs().isEmpty()) {
+                ObjectNode r = nonResourceRules.addObject();
+                strings(r, "verbs", rule.verbs());
+                strings(r, "nonResourceURLs", rule.nonResourceURLs());
+            }
+        }
+        status.put("incomplete", false);
+        if (!rules.evaluationError().isEmpty()) {
+            status.put("evaluationError", rules.evaluationError());
+        }
+        return status;
+    }
+
+    /** {@code verbs} always (it is required), other lists only when not empty, as kube's omitempty. */
+    private static void strings(ObjectNode target, String field, List<String> values) {
+        if (!values.isEmpty() || field.equals("verbs")) {
+            values.forEach(target.putArray(field)::add);
+        }
     }
 
     private ObjectNode userInfo(UserInfo user) {
