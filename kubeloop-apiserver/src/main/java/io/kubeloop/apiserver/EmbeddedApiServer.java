@@ -7,6 +7,7 @@ import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.fault.Faults;
 import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
+import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreBuilder;
@@ -77,6 +78,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         }, json);
         handler.faults(faults);
         handler.customResources(new CustomResources(json, store, b.clock, registry));
+        handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
         this.tokens = b.tokens;
@@ -250,6 +252,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private StaticTokens tokens = StaticTokens.NONE;
         private boolean faultInjection;
         private long faultSeed = new java.util.SplittableRandom().nextLong();
+        private boolean rbac;
 
         private Builder() {}
 
@@ -281,6 +284,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
         /** The static tokens of a kube-apiserver token file ({@code token,user,uid,"group1,group2"}); needs {@link #tls()}. */
         public Builder tokenFile(Path file) {
             this.tokens = tokens.withFile(Objects.requireNonNull(file, "file"));
+            return this;
+        }
+
+        /**
+         * Whether every request is authorized by RBAC (Role, ClusterRole, RoleBinding, ClusterRoleBinding),
+         * as kube-apiserver's {@code --authorization-mode=RBAC}; the bootstrap roles and bindings are stored at
+         * start. Default false: everyone may do everything. See docs/rbac.md.
+         */
+        public Builder rbac(boolean rbac) {
+            this.rbac = rbac;
             return this;
         }
 

@@ -44,6 +44,10 @@ final class ApiServerCommand implements Callable<Integer> {
     @Option(names = "--fault-seed", description = "The seed for fault fractions and jitter (default: random).")
     Long faultSeed;
 
+    @Option(names = "--rbac", description = "Authorize every request with RBAC (Roles, ClusterRoles and their "
+            + "bindings), with kube's bootstrap roles; the kubeconfig's user is an admin. Try kubectl --as=alice.")
+    boolean rbac;
+
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
@@ -58,7 +62,8 @@ final class ApiServerCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--host: unknown host " + host);
         }
-        EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder().host(address).port(port).faultInjection(faults);
+        EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder().host(address).port(port).faultInjection(faults)
+                .rbac(rbac);
         if (faultSeed != null) {
             builder.faultSeed(faultSeed);
         }

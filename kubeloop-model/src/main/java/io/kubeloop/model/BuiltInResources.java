@@ -49,6 +49,7 @@ final class BuiltInResources {
                     List.of("api-extensions"), ALL_VERBS, Set.of(STATUS)),
             review("authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews"),
             review("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews"),
+            review("authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews"),
             review("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews")));
 
     private static ResourceType rbac(String kind, String plural, boolean namespaced) {

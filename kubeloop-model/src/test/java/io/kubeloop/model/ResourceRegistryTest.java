@@ -62,7 +62,7 @@ class ResourceRegistryTest {
                 "rolebindings.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io",
                 "customresourcedefinitions.apiextensions.k8s.io",
                 "selfsubjectaccessreviews.authorization.k8s.io", "subjectaccessreviews.authorization.k8s.io",
-                "selfsubjectreviews.authentication.k8s.io");
+                "selfsubjectrulesreviews.authorization.k8s.io", "selfsubjectreviews.authentication.k8s.io");
         assertThat(registry.groups()).containsExactly("", "apps", "coordination.k8s.io", "events.k8s.io",
                 "rbac.authorization.k8s.io", "apiextensions.k8s.io", "authorization.k8s.io",
                 "authentication.k8s.io");

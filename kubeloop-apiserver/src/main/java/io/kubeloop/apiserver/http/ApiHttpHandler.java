@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.kubeloop.apiserver.auth.Authentication;
 import io.kubeloop.apiserver.fault.FaultInjector;
+import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -68,6 +69,13 @@ public final class ApiHttpHandler implements HttpHandler {
 
     private volatile io.kubeloop.apiserver.crd.CustomResources crds;
 
+    private volatile AccessControl access = AccessControl.allowAll();
+
+    /** Who may do what, and the review endpoints; default {@link AccessControl#allowAll()}. */
+    public void accessControl(AccessControl access) {
+        this.access = access;
+    }
+
     /** The host:port clients reach this server at, reported by {@code GET /api}. */
     public void serverAddress(String hostPort) {
         this.serverAddress = hostPort;
@@ -109,6 +117,11 @@ public final class ApiHttpHandler implements HttpHandler {
     }
 
     private void route(HttpExchange exchange) throws IOException {
+        io.fabric8.kubernetes.api.model.Status refused = access.admit(exchange); // impersonation, authorization
+        if (refused != null) {
+            responses.status(exchange, refused);
+            return;
+        }
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         if (path.length() > 1 && path.endsWith("/")) {
@@ -237,6 +250,11 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.version = type.version();
         labels.resource = type.plural();
         labels.subresource = info.subresource();
+        if (access.isReview(type)) {
+            AccessControl.Reply reply = access.review(exchange, type);
+            responses.json(exchange, reply.code(), reply.body());
+            return;
+        }
         resources.handle(exchange, info, type);
     }
 
