@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.fault;
 
+import io.kubeloop.apiserver.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
@@ -105,14 +106,14 @@ public final class FaultInjector {
     public WatchRegistration watchOpened(HttpExchange exchange, String group, String plural, Runnable close) {
         Faults.OpenWatch w = faults.watchOpened(group, plural, exchange.getRequestHeaders().getFirst("User-Agent"),
                 close);
-        exchange.setAttribute(WATCH_ATTRIBUTE, w);
+        ExchangeAttributes.set(exchange, WATCH_ATTRIBUTE, w);
         return () -> faults.watchEnded(w);
     }
 
     /** The body to stream a registered watch's events to: writes wait while a partition or stall holds it. */
     public OutputStream watchBody(HttpExchange exchange) {
         OutputStream body = exchange.getResponseBody();
-        return exchange.getAttribute(WATCH_ATTRIBUTE) instanceof Faults.OpenWatch w
+        return ExchangeAttributes.get(exchange, WATCH_ATTRIBUTE) instanceof Faults.OpenWatch w
                 ? new HeldWatchBody(body, faults, w) : body;
     }
 

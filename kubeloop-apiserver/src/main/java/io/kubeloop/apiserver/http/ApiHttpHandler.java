@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.http;
 
+import io.kubeloop.apiserver.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.kubeloop.apiserver.auth.Authentication;
@@ -96,7 +97,7 @@ public final class ApiHttpHandler implements HttpHandler {
         long start = clock.nanoTime();
         ApiServerMetrics.RequestLabels labels = new ApiServerMetrics.RequestLabels();
         labels.verb = exchange.getRequestMethod();
-        exchange.setAttribute(LABELS, labels);
+        ExchangeAttributes.set(exchange, LABELS, labels);
         try {
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
@@ -112,6 +113,7 @@ public final class ApiHttpHandler implements HttpHandler {
             }
         } finally {
             exchange.close();
+            ExchangeAttributes.release(exchange);
             metrics.recordRequest(labels, exchange.getResponseCode(), clock.nanoTime() - start);
         }
     }
@@ -245,7 +247,7 @@ public final class ApiHttpHandler implements HttpHandler {
             responses.status(exchange, Statuses.routeNotFound());
             return;
         }
-        ApiServerMetrics.RequestLabels labels = (ApiServerMetrics.RequestLabels) exchange.getAttribute(LABELS);
+        ApiServerMetrics.RequestLabels labels = (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, LABELS);
         labels.group = type.group();
         labels.version = type.version();
         labels.resource = type.plural();

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.http;
 
+import io.kubeloop.apiserver.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.crd.CustomResources;
@@ -105,7 +106,7 @@ final class ResourceEndpoints {
         Map<String, String> query = query(exchange);
         String method = exchange.getRequestMethod();
         ApiServerMetrics.RequestLabels labels =
-                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS);
+                (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, ApiHttpHandler.LABELS);
         boolean watching = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
         labels.verb = switch (method) {
             case "GET", "HEAD" -> watching ? "WATCH" : info.isCollection() ? "LIST" : "GET";
@@ -360,7 +361,7 @@ final class ResourceEndpoints {
         }
         FaultInjector injector = faults;
         try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
-                (ApiServerMetrics.RequestLabels) exchange.getAttribute(ApiHttpHandler.LABELS));
+                (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, ApiHttpHandler.LABELS));
                 FaultInjector.WatchRegistration faulty = injector == null ? null
                         : injector.watchOpened(exchange, type.group(), type.plural(), watch::close)) {
             stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view,
