@@ -2,6 +2,7 @@ package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
+import io.kubeloop.apiserver.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreBuilder;
@@ -51,6 +52,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ExecutorService executor;
     private final URI url;
     private final Store store;
+    private final ObjectLifecycle lifecycle;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
@@ -59,7 +61,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
         for (String ns : INITIAL_NAMESPACES) {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
+        this.lifecycle = ObjectLifecycle.start(store, b.clock, registry::get);
+        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval,
+                lifecycle);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
         this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
         http.createContext("/", handler);
@@ -149,6 +153,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     @Override
     public void close() {
         http.stop(0);
+        lifecycle.close();
         store.close();
         executor.shutdownNow();
         try {
