@@ -41,6 +41,8 @@ final class LifecycleController implements AutoCloseable {
     private static final int WATCH_BUFFER = 100_000;
     /** The store watch's "no timeout". */
     private static final Duration FOREVER = Duration.ofDays(365L * 200);
+    /** The writer publishes right after it hands an event to watchers; this only bounds a broken store. */
+    private static final int MAX_PUBLISH_SPINS = 10_000_000;
 
     private final Store store;
     private final Clock clock;
@@ -134,6 +136,7 @@ final class LifecycleController implements AutoCloseable {
     }
 
     private void observe(ResourceType type, StorageKey key, StoreEvent event) {
+        awaitPublished(event.revision());
         ObjectNode object = event.object();
         if (event.type() == StoreEvent.Type.DELETED) {
             index.set(key, List.of());
@@ -149,6 +152,21 @@ final class LifecycleController implements AutoCloseable {
         index.set(key, Meta.ownerUids(object));
         if (Meta.deleting(object) || Meta.metadata(object).has("ownerReferences")) {
             queue.add(key);
+        }
+    }
+
+    /**
+     * Waits until the store's reads show {@code revision}. A store hands a write to its watchers just before it
+     * publishes it to readers, and every sync reads the store: without this wait a sync started by an event
+     * could read the object as it was before that event, and nothing would start another one.
+     */
+    private void awaitPublished(long revision) {
+        for (int spins = 0; store.currentRevision() < revision; spins++) {
+            if (spins >= MAX_PUBLISH_SPINS) {
+                log.warn("lifecycle controller: revision {} not published after {} spins; going on", revision, spins);
+                return;
+            }
+            Thread.yield();
         }
     }
 
@@ -227,7 +245,11 @@ final class LifecycleController implements AutoCloseable {
         Duration remaining = Duration.between(clock.now(), deadline);
         if (remaining.isPositive()) {
             queue.addAfter(key, remaining);
-            return;
+            // The delay was read from the wall clock and is counted from a later monotonic reading: if the
+            // clock moved in between, the deadline may already have passed.
+            if (Duration.between(clock.now(), deadline).isPositive()) {
+                return;
+            }
         }
         try {
             deletion.delete(type, key, DeleteOptions.of(0L, null, Preconditions.uid(Meta.uid(pod))));
