@@ -466,7 +466,7 @@ final class ResourceEndpoints {
         }
         StorageKey key = new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "",
                 object.get("metadata").get("name").asString());
-        lifecycle.checkCreate(type, info.namespace(), key.name());
+        lifecycle.admitCreate(type, info.namespace(), object);
         if (dryRun(q)) {
             if (exists(key)) {
                 throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
@@ -548,7 +548,7 @@ final class ResourceEndpoints {
             if (type.namespaced()) {
                 requireNamespace(info.namespace());
             }
-            lifecycle.checkCreate(type, info.namespace(), info.name());
+            lifecycle.admitCreate(type, info.namespace(), created);
             responses.json(exchange, 201, dryRun(q) ? created : store.create(key, created));
             return;
         }

@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * to a terminating object, creation refused in a terminating namespace, and the background controller
  * (garbage collector, namespace controller, the kubelet's removal of a pod after its grace period).
  *
- * <p>The REST layer calls {@link #delete}, {@link #update}, {@link #checkWrite} and {@link #checkCreate};
+ * <p>The REST layer calls {@link #delete}, {@link #update}, {@link #checkWrite} and {@link #admitCreate};
  * {@link #close()} stops the controller. Internal to kubeloop; use
  * {@link io.kubeloop.apiserver.EmbeddedApiServer}.
  */
@@ -128,14 +128,26 @@ public final class ObjectLifecycle implements AutoCloseable {
     }
 
     /**
-     * The NamespaceLifecycle admission check for a create: 403 Forbidden in a terminating namespace. Also
-     * makes sure the controller follows {@code type} (for resources registered after the start).
+     * Before a create: the NamespaceLifecycle admission check (403 Forbidden in a terminating namespace), and
+     * for a namespace what kube's namespace strategy sets ({@code spec.finalizers: [kubernetes]},
+     * {@code status.phase: Active}). Also makes sure the controller follows {@code type} (for resources
+     * registered after the start).
+     *
+     * @param object the object about to be stored, with its final name; changed in place
      */
-    public void checkCreate(ResourceType type, String namespace, String name) {
+    public void admitCreate(ResourceType type, String namespace, ObjectNode object) {
         controller.follow(type);
+        if (Meta.isNamespace(type)) {
+            JsonNode spec = object.get("spec");
+            (spec instanceof ObjectNode s ? s : object.putObject("spec")).putArray("finalizers").add(Meta.KUBERNETES);
+            JsonNode status = object.get("status");
+            (status instanceof ObjectNode s ? s : object.putObject("status")).put("phase", "Active");
+            return;
+        }
         if (!type.namespaced()) {
             return;
         }
+        String name = Meta.metadata(object).path("name").asString("");
         JsonNode ns;
         try {
             ns = store.get(Meta.namespaceKey(namespace));
