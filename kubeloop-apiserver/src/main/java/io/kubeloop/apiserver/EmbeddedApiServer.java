@@ -65,7 +65,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
         ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval,
                 lifecycle);
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
-        this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
+        try {
+            this.http = HttpServer.create(new InetSocketAddress(b.host, b.port), 512);
+        } catch (IOException bindFailed) {
+            lifecycle.close(); // its controller already follows the store
+            store.close();
+            throw bindFailed;
+        }
         http.createContext("/", handler);
         http.setExecutor(executor);
         http.start();

@@ -46,6 +46,15 @@ class NamespaceTerminationIT {
     }
 
     @Test
+    void aCreatedNamespaceIsActiveAndCarriesTheKubernetesFinalizer() {
+        JsonNode created = api.create(NS, "{\"metadata\":{\"name\":\"other\"},\"spec\":{\"finalizers\":"
+                + "[\"example.com/mine\"]},\"status\":{\"phase\":\"Terminating\"}}");
+        assertThat(created.get("spec").get("finalizers")).extracting(JsonNode::asString)
+                .containsExactly("example.com/mine", "kubernetes");
+        assertThat(created.get("status").get("phase").asString()).isEqualTo("Active");
+    }
+
+    @Test
     void anEmptiedNamespaceTurnsTerminatingAndIsRemovedWithItsContents() throws Exception {
         api.create(TEAM_CM, "{\"metadata\":{\"name\":\"a\"}}");
         api.create("/apis/apps/v1/namespaces/team/deployments", "{\"metadata\":{\"name\":\"web\"},\"spec\":{"

@@ -34,9 +34,6 @@ public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Pr
         Objects.requireNonNull(preconditions, "preconditions");
     }
 
-    /** Nothing asked for: default grace, default propagation, no preconditions. */
-    public static final DeleteOptions DEFAULT = new DeleteOptions(null, null, Preconditions.NONE, false);
-
     static DeleteOptions of(Long gracePeriodSeconds, Propagation propagation, Preconditions preconditions) {
         return new DeleteOptions(gracePeriodSeconds, propagation, preconditions, false);
     }

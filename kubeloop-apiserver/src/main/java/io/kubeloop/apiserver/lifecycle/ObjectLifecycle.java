@@ -129,8 +129,8 @@ public final class ObjectLifecycle implements AutoCloseable {
 
     /**
      * Before a create: the NamespaceLifecycle admission check (403 Forbidden in a terminating namespace), and
-     * for a namespace what kube's namespace strategy sets ({@code spec.finalizers: [kubernetes]},
-     * {@code status.phase: Active}). Also makes sure the controller follows {@code type} (for resources
+     * for a namespace what kube's namespace strategy sets ({@code kubernetes} added to
+     * {@code spec.finalizers}, {@code status} reset to {@code phase: Active}). Also makes sure the controller follows {@code type} (for resources
      * registered after the start).
      *
      * @param object the object about to be stored, with its final name; changed in place
@@ -139,9 +139,14 @@ public final class ObjectLifecycle implements AutoCloseable {
         controller.follow(type);
         if (Meta.isNamespace(type)) {
             JsonNode spec = object.get("spec");
-            (spec instanceof ObjectNode s ? s : object.putObject("spec")).putArray("finalizers").add(Meta.KUBERNETES);
-            JsonNode status = object.get("status");
-            (status instanceof ObjectNode s ? s : object.putObject("status")).put("phase", "Active");
+            ObjectNode nsSpec = spec instanceof ObjectNode s ? s : object.putObject("spec");
+            List<String> finalizers = Meta.strings(nsSpec.path("finalizers"));
+            if (!finalizers.contains(Meta.KUBERNETES)) {
+                finalizers.add(Meta.KUBERNETES);
+            }
+            tools.jackson.databind.node.ArrayNode array = nsSpec.putArray("finalizers");
+            finalizers.forEach(array::add);
+            object.putObject("status").put("phase", "Active");
             return;
         }
         if (!type.namespaced()) {
