@@ -8,6 +8,7 @@ import io.kubeloop.apiserver.fault.Faults;
 import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.apiserver.http.ApiHttpHandler;
 import io.kubeloop.apiserver.rbac.AccessControl;
+import io.kubeloop.apiserver.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreBuilder;
@@ -63,6 +64,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ServerTls tls;
     private final StaticTokens tokens;
     private final FaultInjector faults;
+    private final ObjectLifecycle lifecycle;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
@@ -71,7 +73,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
         for (String ns : INITIAL_NAMESPACES) {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval);
+        this.lifecycle = ObjectLifecycle.start(store, b.clock, registry::get);
+        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval,
+                lifecycle);
         this.faults = new FaultInjector(b.clock, b.faultSeed, b.faultInjection, () -> {
             compact();
             return store.compactedRevision();
@@ -80,10 +84,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
         handler.customResources(new CustomResources(json, store, b.clock, registry));
         handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
-        this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
-        this.tokens = b.tokens;
-        this.http = tls == null ? HttpServer.create(new InetSocketAddress(b.host, b.port), 512)
-                : tls.bind(new InetSocketAddress(b.host, b.port), 512);
+        try {
+            this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
+            this.tokens = b.tokens;
+            this.http = tls == null ? HttpServer.create(new InetSocketAddress(b.host, b.port), 512)
+                    : tls.bind(new InetSocketAddress(b.host, b.port), 512);
+        } catch (IOException | RuntimeException bindFailed) {
+            faults.close();
+            lifecycle.close(); // its controller already follows the store
+            store.close();
+            throw bindFailed;
+        }
         handler.authentication(tls == null ? Authentication.OFF : Authentication.of(tls.authority().certificate(), b.tokens));
         http.createContext("/", handler);
         http.setExecutor(executor);
@@ -230,6 +241,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public void close() {
         faults.close(); // releases requests a partition holds
         http.stop(0);
+        lifecycle.close();
         store.close();
         executor.shutdownNow();
         try {

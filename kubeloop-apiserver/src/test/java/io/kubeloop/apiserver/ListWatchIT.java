@@ -139,7 +139,7 @@ class ListWatchIT {
             JsonNode modified = w.next();
             assertThat(modified.get("type").asString()).isEqualTo("MODIFIED");
             assertThat(modified.get("object").get("metadata").get("annotations").get("x").asString()).isEqualTo("y");
-            api.delete("/api/v1/namespaces/default/pods/b");
+            api.delete("/api/v1/namespaces/default/pods/b?gracePeriodSeconds=0"); // bound: no grace period
             JsonNode deleted = w.next();
             assertThat(deleted.get("type").asString()).isEqualTo("DELETED");
             assertThat(deleted.get("object").get("metadata").get("name").asString()).isEqualTo("b");

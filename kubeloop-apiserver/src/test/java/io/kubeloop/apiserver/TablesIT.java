@@ -181,7 +181,7 @@ class TablesIT {
             assertThat(first.get("rows").get(0).get("cells").get(0).asString()).isEqualTo("b");
             assertThat(first.get("metadata").get("resourceVersion").asString()).isNotEqualTo(rv);
 
-            api.delete("/api/v1/namespaces/default/pods/a");
+            api.delete("/api/v1/namespaces/default/pods/a?gracePeriodSeconds=0"); // bound: no grace period
             JsonNode deleted = w.next();
             assertThat(deleted.get("type").asString()).isEqualTo("DELETED");
             JsonNode later = deleted.get("object");

@@ -43,14 +43,14 @@ public final class ApiHttpHandler implements HttpHandler {
     private final Clock clock;
 
     public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry, Store store, Clock clock,
-            java.time.Duration bookmarkInterval) {
+            java.time.Duration bookmarkInterval, io.kubeloop.apiserver.lifecycle.ObjectLifecycle lifecycle) {
         this.json = json;
         this.registry = registry;
         this.clock = clock;
         this.responses = new Responses(json);
         this.version = KubernetesVersion.SERVED;
         this.metrics = new ApiServerMetrics(registry, store);
-        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval);
+        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle);
     }
 
     private volatile FaultInjector faults;

@@ -5,10 +5,12 @@ import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.crd.CustomResources;
 import io.kubeloop.apiserver.crd.RejectedException;
+import io.kubeloop.apiserver.lifecycle.DeleteOptions;
+import io.kubeloop.apiserver.lifecycle.LifecycleException;
+import io.kubeloop.apiserver.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.PatchSchema;
 import io.kubeloop.apiserver.storage.ListResult;
-import io.kubeloop.apiserver.storage.Preconditions;
 import io.kubeloop.apiserver.storage.StorageException;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
@@ -67,9 +69,11 @@ final class ResourceEndpoints {
     private final Duration bookmarkInterval;
     /** Custom resources (null: none are served); set once before the server starts. */
     private volatile CustomResources crds;
+    private final ObjectLifecycle lifecycle;
 
     ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry,
-            ApiServerMetrics metrics, Duration bookmarkInterval) {
+            ApiServerMetrics metrics, Duration bookmarkInterval, ObjectLifecycle lifecycle) {
+        this.lifecycle = lifecycle;
         this.metrics = metrics;
         this.bookmarkInterval = bookmarkInterval;
         this.json = json;
@@ -98,6 +102,8 @@ final class ResourceEndpoints {
         } catch (StorageException e) {
             responses.json(exchange, e.code(), e.toStatus());
         } catch (RejectedException e) {
+            responses.status(exchange, e.status());
+        } catch (LifecycleException e) {
             responses.status(exchange, e.status());
         }
     }
@@ -495,6 +501,7 @@ final class ResourceEndpoints {
         }
         StorageKey key = new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "",
                 object.get("metadata").get("name").asString());
+        lifecycle.admitCreate(type, info.namespace(), object);
         if (dryRun(q)) {
             if (exists(key)) {
                 throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
@@ -537,8 +544,9 @@ final class ResourceEndpoints {
             String manager, java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
         try {
-            return written(type, store.guaranteedUpdate(key(info, type), Preconditions.NONE, current -> {
+            return written(type, lifecycle.update(key(info, type), current -> {
                 Desired d = change.apply(current);
+                lifecycle.checkWrite(type, current, d.next());
                 admit(type, current, d.next(), info.subresource(), q);
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
                 if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
@@ -576,6 +584,7 @@ final class ResourceEndpoints {
             if (type.namespaced()) {
                 requireNamespace(info.namespace());
             }
+            lifecycle.admitCreate(type, info.namespace(), created);
             admit(type, null, created, "", q);
             responses.json(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
             return;
@@ -603,28 +612,17 @@ final class ResourceEndpoints {
 
     private void delete(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
             throws IOException {
-        StorageKey key = key(info, type);
-        Preconditions preconditions = Preconditions.NONE;
+        DeleteOptions options = deleteOptions(exchange, q);
+        if (crds != null && !options.dryRun()) {
+            crds.deleting(type, info.name(), options.preconditions());
+        }
+        responses.json(exchange, 200, served(type, lifecycle.delete(type, key(info, type), options)));
+    }
+
+    /** The DeleteOptions of a DELETE, from its body (if any) and its query parameters. */
+    private DeleteOptions deleteOptions(HttpExchange exchange, Map<String, String> q) throws IOException {
         byte[] body = readBody(exchange);
-        if (body.length > 0) {
-            JsonNode options = parse(body);
-            JsonNode pre = options.path("preconditions");
-            preconditions = new Preconditions(textOrNull(pre.get("uid")), textOrNull(pre.get("resourceVersion")));
-            if (options.path("dryRun").isArray() && !options.path("dryRun").isEmpty()) {
-                q.put("dryRun", options.path("dryRun").get(0).asString());
-            }
-        }
-        if (dryRun(q)) {
-            responses.json(exchange, 200, store.get(key));
-            return;
-        }
-        if (type.plural().equals("namespaces") && type.group().isEmpty()) {
-            deleteNamespaceContents(info.name());
-        }
-        if (crds != null) {
-            crds.deleting(type, info.name(), preconditions);
-        }
-        responses.json(exchange, 200, served(type, store.delete(key, preconditions)));
+        return DeleteOptions.parse(body.length > 0 ? parse(body) : null, q);
     }
 
     private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type,
@@ -633,6 +631,7 @@ final class ResourceEndpoints {
             throw methodNotAllowed();
         }
         Predicate<ObjectNode> filter = filter(type, q);
+        DeleteOptions options = deleteOptions(exchange, q);
         ListResult result = store.list(type.group(), type.plural(), namespaceFilter(info, type), 0, filter, 0, null);
         ObjectNode list = json.createObjectNode();
         list.put("kind", type.listKind());
@@ -644,15 +643,11 @@ final class ResourceEndpoints {
             JsonNode m = item.get("metadata");
             StorageKey key = new StorageKey(type.group(), type.plural(), m.path("namespace").asString(""),
                     m.get("name").asString());
-            if (dryRun(q)) {
-                items.add(served(type, item));
-                continue;
-            }
             try {
-                if (crds != null) {
-                    crds.deleting(type, key.name(), Preconditions.NONE);
+                if (crds != null && !options.dryRun()) {
+                    crds.deleting(type, key.name(), options.preconditions());
                 }
-                ObjectNode deleted = store.delete(key, Preconditions.NONE);
+                ObjectNode deleted = lifecycle.delete(type, key, options);
                 revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
                 items.add(served(type, deleted));
             } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
@@ -661,23 +656,6 @@ final class ResourceEndpoints {
         }
         meta.put("resourceVersion", Long.toString(revision));
         responses.json(exchange, 200, list);
-    }
-
-    /** Deleting a namespace deletes what is in it (kube-apiserver does this through its namespace controller). */
-    private void deleteNamespaceContents(String namespace) {
-        for (ResourceType t : registry.get().types()) {
-            if (!t.namespaced()) {
-                continue;
-            }
-            for (ObjectNode item : store.list(t.group(), t.plural(), namespace, 0, null, 0, null).items()) {
-                try {
-                    store.delete(new StorageKey(t.group(), t.plural(), namespace,
-                            item.get("metadata").get("name").asString()), Preconditions.NONE);
-                } catch (io.kubeloop.apiserver.storage.NotFoundException alreadyGone) {
-                    // deleted concurrently
-                }
-            }
-        }
     }
 
     // ---- helpers
@@ -935,10 +913,6 @@ final class ResourceEndpoints {
     private static ApiException methodNotAllowed() {
         return new ApiException(Statuses.failure(StatusReason.MethodNotAllowed,
                 "the server does not allow this method on the requested resource"));
-    }
-
-    private static String textOrNull(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asString();
     }
 
     /** Carries a dry-run update's result out of {@code guaranteedUpdate} without storing it. */
