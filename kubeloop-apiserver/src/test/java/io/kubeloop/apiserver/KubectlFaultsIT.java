@@ -108,6 +108,100 @@ class KubectlFaultsIT {
         }
     }
 
+    @Test
+    void aWatchSeesEventsHeldByAPartitionOnceItEnds() throws Exception {
+        FakeClock clock = new FakeClock();
+        Kubectl kubectl = kubectl(EmbeddedApiServer.builder().clock(clock));
+        ApiClient other = new ApiClient(server.url()); // java.net.http: not cut off by a kubectl partition
+        Path out = dir.resolve("watch.txt");
+        Process watch = kubectl.start(out, "get", "pods", "-w", "-o", "name");
+        try {
+            other.create("/api/v1/namespaces/default/pods", POD.formatted("first"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> read(out).contains("pod/first"));
+
+            server.faults().partition(Duration.ofSeconds(30), "kubectl");
+            other.create("/api/v1/namespaces/default/pods", POD.formatted("during"));
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> !read(out).contains("pod/during"));
+            Kubectl.Result[] held = new Kubectl.Result[1];
+            Thread get = Thread.ofVirtual().start(() -> {
+                try {
+                    held[0] = kubectl.run("get", "pods", "-o", "name");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(get::isAlive);
+
+            clock.step(Duration.ofSeconds(30));
+            await().atMost(Duration.ofSeconds(30)).until(() -> read(out).contains("pod/during"));
+            assertThat(get.join(Duration.ofSeconds(30))).as("the held request answers once the cable is back").isTrue();
+            assertThat(held[0].ok().out()).contains("pod/first").contains("pod/during");
+            assertThat(watch.isAlive()).as("the watch survived the partition").isTrue();
+        } finally {
+            watch.destroyForcibly();
+            watch.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aWatchThatCannotStartShowsTheInjectedStatus() throws Exception {
+        Kubectl kubectl = kubectl(EmbeddedApiServer.builder());
+        server.faults().fail(Failure.status(503).resource("pods").verb("watch"));
+        Kubectl.Result watch = kubectl.run("get", "pods", "-w", "--request-timeout=20s");
+        assertThat(watch.exit()).isEqualTo(1);
+        assertThat(watch.err()).contains("the server is currently unable to handle the request");
+
+        server.faults().clear();
+        Path out = dir.resolve("watch.txt");
+        Process after = kubectl.start(out, "get", "pods", "-w", "-o", "name");
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.faults().closeWatches("pods") == 1);
+            assertThat(after.waitFor(30, TimeUnit.SECONDS)).as("the watch opened once the fault was cleared").isTrue();
+            assertThat(after.exitValue()).isZero();
+        } finally {
+            after.destroyForcibly();
+        }
+    }
+
+    @Test
+    void latencyHoldsKubectlUntilItHasPassed() throws Exception {
+        FakeClock clock = new FakeClock();
+        Kubectl kubectl = kubectl(EmbeddedApiServer.builder().clock(clock));
+        server.faults().latency(io.kubeloop.apiserver.fault.Latency.of(Duration.ofSeconds(10)).resource("pods"));
+        Kubectl.Result[] result = new Kubectl.Result[1];
+        Thread get = Thread.ofVirtual().start(() -> {
+            try {
+                result[0] = kubectl.run("get", "pods");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(get::isAlive);
+        await().atMost(Duration.ofSeconds(10)).until(clock::hasWaiters);
+        clock.step(Duration.ofSeconds(10));
+        assertThat(get.join(Duration.ofSeconds(30))).isTrue();
+        assertThat(result[0].ok().err()).contains("No resources found");
+
+        server.faults().clear();
+        assertThat(kubectl.run("get", "pods").ok().err()).as("no delay once cleared").contains("No resources found");
+    }
+
+    @Test
+    void afterACompactionAWatchFromAnOldResourceVersionGets410() throws Exception {
+        Kubectl kubectl = kubectl(EmbeddedApiServer.builder());
+        kubectl.runWithInput(POD.formatted("web"), "create", "-f", "-").ok();
+        String path = "/api/v1/namespaces/default/pods?watch=1&resourceVersion=1&timeoutSeconds=5";
+        assertThat(kubectl.run("get", "--raw", path).ok().out()).as("before: the history is there")
+                .contains("\"type\":\"ADDED\"").doesNotContain("\"code\":410");
+
+        server.faults().compact();
+        assertThat(kubectl.run("get", "--raw", path).ok().out()).contains("\"type\":\"ERROR\"")
+                .contains("\"code\":410").contains("\"reason\":\"Expired\"");
+        assertThat(kubectl.run("get", "pods", "-o", "name").ok().out()).as("a fresh list is unaffected")
+                .contains("pod/web");
+    }
+
     private static String read(Path file) throws java.io.IOException {
         return Files.readString(file, StandardCharsets.UTF_8);
     }
