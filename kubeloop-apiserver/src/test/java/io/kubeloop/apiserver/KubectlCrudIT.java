@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,13 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Everyday kubectl commands against the embedded server, as a user would type them. */
-class KubectlCrudIT {
+class KubectlCrudIT extends KubectlTest {
 
     private static final String DEPLOYMENT = """
             apiVersion: apps/v1
@@ -35,25 +31,6 @@ class KubectlCrudIT {
                   - name: nginx
                     image: nginx:1.25
             """;
-
-    private EmbeddedApiServer server;
-    private Kubectl kubectl;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().start();
-        kubectl = new Kubectl(server, dir);
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void createGetLabelAnnotateScaleDelete() throws Exception {
