@@ -14,24 +14,6 @@ import org.junit.jupiter.api.Test;
 /** kubectl delete against finalizers, ownerReferences (all three cascades) and namespaces. */
 class KubectlLifecycleIT extends KubectlTest {
 
-    private static final String DEPLOYMENT = """
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata:
-              name: web
-            spec:
-              replicas: 2
-              selector:
-                matchLabels: {app: web}
-              template:
-                metadata:
-                  labels: {app: web}
-                spec:
-                  containers:
-                  - name: nginx
-                    image: nginx:1.25
-            """;
-
     private static ConditionFactory eventuallyForKubectl() {
         return Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50));
     }
@@ -76,7 +58,7 @@ class KubectlLifecycleIT extends KubectlTest {
 
     /** A Deployment, a ReplicaSet it controls and two Pods the ReplicaSet controls, linked by ownerReferences. */
     private void deploymentWithReplicaSetAndPods() throws Exception {
-        kubectl.runWithInput(DEPLOYMENT, "apply", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "apply", "-f", "-").ok();
         String deploymentUid = kubectl.run("get", "deployment", "web", "-o", "jsonpath={.metadata.uid}").ok().out();
         kubectl.runWithInput("""
                 apiVersion: apps/v1
@@ -152,7 +134,7 @@ class KubectlLifecycleIT extends KubectlTest {
         createNamespace("team");
         kubectl.runWithInput("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {k: v}\n",
                 "-n", "team", "apply", "-f", "-").ok();
-        kubectl.runWithInput(DEPLOYMENT, "-n", "team", "apply", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "-n", "team", "apply", "-f", "-").ok();
         assertThat(kubectl.run("delete", "namespace", "team").ok().out()).contains("namespace \"team\" deleted");
         assertThat(kubectl.run("get", "namespace", "team").err()).contains("NotFound");
         assertThat(kubectl.run("get", "configmaps,deployments", "-A", "-o", "name").ok().out()).isBlank();

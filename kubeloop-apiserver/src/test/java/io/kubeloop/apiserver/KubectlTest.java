@@ -13,6 +13,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class KubectlTest extends EmbeddedServerTest {
 
+    /** The Deployment kubectl tests apply: {@code web}, labelled {@code app: web}, 2 replicas of nginx:1.25. */
+    static final String DEPLOYMENT_YAML = """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata:
+              name: web
+              labels: {app: web}
+            spec:
+              replicas: 2
+              selector:
+                matchLabels: {app: web}
+              template:
+                metadata:
+                  labels: {app: web}
+                spec:
+                  containers:
+                  - name: nginx
+                    image: nginx:1.25
+            """;
+
     Kubectl kubectl;
     /** kubectl's kubeconfig, cache and captured output; a test may keep its own files here too. */
     @TempDir

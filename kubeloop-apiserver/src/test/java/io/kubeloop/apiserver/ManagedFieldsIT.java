@@ -170,24 +170,7 @@ class ManagedFieldsIT extends EmbeddedServerTest {
     void kubectlCreateThenScale() throws Exception {
         assumeTrue(Kubectl.available(), "kubectl is not installed");
         Kubectl kubectl = new Kubectl(server, dir);
-        kubectl.runWithInput("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: web
-                  labels: {app: web}
-                spec:
-                  replicas: 2
-                  selector:
-                    matchLabels: {app: web}
-                  template:
-                    metadata:
-                      labels: {app: web}
-                    spec:
-                      containers:
-                      - name: nginx
-                        image: nginx:1.25
-                """, "create", "-f", "-").ok();
+        kubectl.runWithInput(KubectlTest.DEPLOYMENT_YAML, "create", "-f", "-").ok();
         clock.step(Duration.ofMinutes(1));
         kubectl.run("scale", "deploy", "web", "--replicas=5").ok();
         String managed = api.get(DEPLOYMENTS + "/web").body().get("metadata").get("managedFields").toString();
