@@ -160,24 +160,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         if (tls != null) {
             return Kubeconfig.clientCertificate(url, tls.authority(), tls.admin());
         }
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: kubeloop
-                  cluster:
-                    server: %s
-                users:
-                - name: kubeloop
-                  user: {}
-                contexts:
-                - name: kubeloop
-                  context:
-                    cluster: kubeloop
-                    user: kubeloop
-                    namespace: default
-                current-context: kubeloop
-                """.formatted(url);
+        return Kubeconfig.plain(url);
     }
 
     /** Writes {@link #kubeconfig()} to {@code file} (owner-only, creating parent folders) and returns it. */

@@ -9,29 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** CustomResourceDefinitions over HTTP: definition checks, serving, schemas, subresources, tables, deletion. */
-class CustomResourcesIT {
+class CustomResourcesIT extends EmbeddedServerTest {
 
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
-
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     private JsonNode createCrd() {
         ApiClient.Reply r = api.request("POST", CRD_PATH, "application/yaml", CRD);

@@ -5,32 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.workqueue.FakeClock;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** DELETE of an object with finalizers, and the writes that finish it, over real HTTP with watch events. */
-class FinalizersIT {
+class FinalizersIT extends EmbeddedServerTest {
 
     private static final String T0 = "2026-03-01T10:00:00Z";
     private static final String CM = "/api/v1/namespaces/default/configmaps";
     private static final String MERGE = "application/merge-patch+json";
 
     private final FakeClock clock = new FakeClock(Instant.parse(T0));
-    private EmbeddedApiServer server;
-    private ApiClient api;
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
     }
 
     private JsonNode held(String name, String... finalizers) {

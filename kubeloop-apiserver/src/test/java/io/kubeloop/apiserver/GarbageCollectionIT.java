@@ -3,40 +3,17 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** The garbage collector by ownerReferences, over real HTTP: Background, Foreground and Orphan propagation. */
-class GarbageCollectionIT {
+class GarbageCollectionIT extends EmbeddedServerTest {
 
     private static final String CM = "/api/v1/namespaces/default/configmaps";
     private static final String SECRETS = "/api/v1/namespaces/default/secrets";
     private static final String MERGE = "application/merge-patch+json";
-
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private static ConditionFactory eventually() {
-        return Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10));
-    }
 
     private JsonNode owner(String name) {
         return api.create(CM, "{\"metadata\":{\"name\":\"" + name + "\"}}");

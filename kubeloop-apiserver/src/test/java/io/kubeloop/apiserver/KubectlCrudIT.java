@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,55 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Everyday kubectl commands against the embedded server, as a user would type them. */
-class KubectlCrudIT {
-
-    private static final String DEPLOYMENT = """
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata:
-              name: web
-              labels: {app: web}
-            spec:
-              replicas: 2
-              selector:
-                matchLabels: {app: web}
-              template:
-                metadata:
-                  labels: {app: web}
-                spec:
-                  containers:
-                  - name: nginx
-                    image: nginx:1.25
-            """;
-
-    private EmbeddedApiServer server;
-    private Kubectl kubectl;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().start();
-        kubectl = new Kubectl(server, dir);
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
+class KubectlCrudIT extends KubectlTest {
 
     @Test
     void createGetLabelAnnotateScaleDelete() throws Exception {
-        assertThat(kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok().out())
+        assertThat(kubectl.runWithInput(DEPLOYMENT_YAML, "create", "-f", "-").ok().out())
                 .contains("deployment.apps/web created");
         assertThat(kubectl.run("get", "deployments").ok().out()).contains("web");
         assertThat(kubectl.run("get", "deploy", "web", "-o", "yaml").ok().out())
@@ -82,7 +40,7 @@ class KubectlCrudIT {
 
     @Test
     void patchInEveryType() throws Exception {
-        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "create", "-f", "-").ok();
         kubectl.run("patch", "deploy", "web", "--type", "merge", "-p", "{\"spec\":{\"replicas\":4}}").ok();
         kubectl.run("patch", "deploy", "web", "--type", "json", "-p",
                 "[{\"op\":\"add\",\"path\":\"/metadata/labels/x\",\"value\":\"z\"}]").ok();
@@ -111,13 +69,13 @@ class KubectlCrudIT {
 
     @Test
     void replaceAndWatch() throws Exception {
-        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "create", "-f", "-").ok();
         Path watchOut = dir.resolve("watch.txt");
         Process watch = kubectl.start(watchOut, "get", "deploy", "-w", "-o", "name");
         try {
             Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> Files.readString(watchOut, StandardCharsets.UTF_8).contains("deployment.apps/web"));
-            kubectl.runWithInput(DEPLOYMENT.replace("replicas: 2", "replicas: 6"), "replace", "-f", "-").ok();
+            kubectl.runWithInput(DEPLOYMENT_YAML.replace("replicas: 2", "replicas: 6"), "replace", "-f", "-").ok();
             kubectl.run("delete", "deploy", "web").ok();
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
                     Files.readString(watchOut, StandardCharsets.UTF_8).lines()
@@ -130,10 +88,10 @@ class KubectlCrudIT {
 
     @Test
     void applyCreatesThenUpdatesClientSideAndServerSide() throws Exception {
-        assertThat(kubectl.runWithInput(DEPLOYMENT, "apply", "-f", "-").ok().out()).contains("deployment.apps/web created");
-        assertThat(kubectl.runWithInput(DEPLOYMENT.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
+        assertThat(kubectl.runWithInput(DEPLOYMENT_YAML, "apply", "-f", "-").ok().out()).contains("deployment.apps/web created");
+        assertThat(kubectl.runWithInput(DEPLOYMENT_YAML.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
                 .contains("deployment.apps/web configured");
-        assertThat(kubectl.runWithInput(DEPLOYMENT.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
+        assertThat(kubectl.runWithInput(DEPLOYMENT_YAML.replace("nginx:1.25", "nginx:1.27"), "apply", "-f", "-").ok().out())
                 .contains("deployment.apps/web unchanged");
         assertThat(kubectl.run("get", "deploy", "web", "-o", "yaml").ok().out())
                 .contains("image: nginx:1.27").contains("kubectl.kubernetes.io/last-applied-configuration");
@@ -148,7 +106,7 @@ class KubectlCrudIT {
 
     @Test
     void editThroughAScriptedEditor() throws Exception {
-        kubectl.runWithInput(DEPLOYMENT, "create", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "create", "-f", "-").ok();
         Path editor = dir.resolve("editor.sh");
         Files.writeString(editor, "#!/bin/sh\nsed -i 's/replicas: 2/replicas: 9/' \"$1\"\n");
         editor.toFile().setExecutable(true);

@@ -1,17 +1,12 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Custom resources driven by the real kubectl, as a user would: apply a CRD, wait, apply and manage objects. */
-class KubectlCustomResourcesIT {
+class KubectlCustomResourcesIT extends KubectlTest {
 
     private static final String WIDGET = """
             apiVersion: example.com/v1
@@ -22,25 +17,6 @@ class KubectlCustomResourcesIT {
               size: small
               replicas: 2
             """;
-
-    private EmbeddedApiServer server;
-    private Kubectl kubectl;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().start();
-        kubectl = new Kubectl(server, dir);
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     private String file(String name, String content) throws Exception {
         return Files.writeString(dir.resolve(name), content).toString();

@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,54 +9,12 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** kubectl delete against finalizers, ownerReferences (all three cascades) and namespaces. */
-class KubectlLifecycleIT {
+class KubectlLifecycleIT extends KubectlTest {
 
-    private static final String DEPLOYMENT = """
-            apiVersion: apps/v1
-            kind: Deployment
-            metadata:
-              name: web
-            spec:
-              replicas: 2
-              selector:
-                matchLabels: {app: web}
-              template:
-                metadata:
-                  labels: {app: web}
-                spec:
-                  containers:
-                  - name: nginx
-                    image: nginx:1.25
-            """;
-
-    private EmbeddedApiServer server;
-    private Kubectl kubectl;
-    private ApiClient api;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().start();
-        kubectl = new Kubectl(server, dir);
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-    }
-
-    private static ConditionFactory eventually() {
+    private static ConditionFactory eventuallyForKubectl() {
         return Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50));
     }
 
@@ -84,7 +41,7 @@ class KubectlLifecycleIT {
         Path out = dir.resolve("delete.txt");
         Process delete = kubectl.start(out, "delete", "configmap", "held");
         try {
-            eventually().until(() -> api.get("/api/v1/namespaces/default/configmaps/held").body().get("metadata")
+            eventuallyForKubectl().until(() -> api.get("/api/v1/namespaces/default/configmaps/held").body().get("metadata")
                     .has("deletionTimestamp"));
             Awaitility.await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5)).until(delete::isAlive);
 
@@ -101,7 +58,7 @@ class KubectlLifecycleIT {
 
     /** A Deployment, a ReplicaSet it controls and two Pods the ReplicaSet controls, linked by ownerReferences. */
     private void deploymentWithReplicaSetAndPods() throws Exception {
-        kubectl.runWithInput(DEPLOYMENT, "apply", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "apply", "-f", "-").ok();
         String deploymentUid = kubectl.run("get", "deployment", "web", "-o", "jsonpath={.metadata.uid}").ok().out();
         kubectl.runWithInput("""
                 apiVersion: apps/v1
@@ -149,7 +106,7 @@ class KubectlLifecycleIT {
     void deletingADeploymentCollectsItsReplicaSetAndPods() throws Exception {
         deploymentWithReplicaSetAndPods();
         assertThat(kubectl.run("delete", "deployment", "web").ok().out()).contains("deployment.apps \"web\" deleted");
-        eventually().until(() -> kubectl.run("get", "rs,pods", "-o", "name").ok().out().isBlank());
+        eventuallyForKubectl().until(() -> kubectl.run("get", "rs,pods", "-o", "name").ok().out().isBlank());
     }
 
     @Test
@@ -177,7 +134,7 @@ class KubectlLifecycleIT {
         createNamespace("team");
         kubectl.runWithInput("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {k: v}\n",
                 "-n", "team", "apply", "-f", "-").ok();
-        kubectl.runWithInput(DEPLOYMENT, "-n", "team", "apply", "-f", "-").ok();
+        kubectl.runWithInput(DEPLOYMENT_YAML, "-n", "team", "apply", "-f", "-").ok();
         assertThat(kubectl.run("delete", "namespace", "team").ok().out()).contains("namespace \"team\" deleted");
         assertThat(kubectl.run("get", "namespace", "team").err()).contains("NotFound");
         assertThat(kubectl.run("get", "configmaps,deployments", "-A", "-o", "name").ok().out()).isBlank();
@@ -199,6 +156,6 @@ class KubectlLifecycleIT {
 
         kubectl.run("-n", "team", "patch", "configmap", "held", "--type=merge", "-p",
                 "{\"metadata\":{\"finalizers\":null}}").ok();
-        eventually().until(() -> gone("/api/v1/namespaces/team"));
+        eventuallyForKubectl().until(() -> gone("/api/v1/namespaces/team"));
     }
 }

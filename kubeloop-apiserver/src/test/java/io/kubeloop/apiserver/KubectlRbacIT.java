@@ -1,37 +1,18 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * RBAC as a kubectl user meets it: the kubeconfig's user is the admin (authentication is off), and
  * {@code --as} impersonates the identities whose access is under test.
  */
-class KubectlRbacIT {
+class KubectlRbacIT extends KubectlTest {
 
-    private EmbeddedApiServer server;
-    private Kubectl kubectl;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().rbac(true).start();
-        kubectl = new Kubectl(server, dir);
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.rbac(true);
     }
 
     @Test

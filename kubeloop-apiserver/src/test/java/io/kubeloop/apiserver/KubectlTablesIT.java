@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.workqueue.FakeClock;
 import java.nio.charset.StandardCharsets;
@@ -12,31 +11,25 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl's human-readable output, which comes from server-side tables: the columns of
  * {@code get pods} (and {@code -o wide}, {@code -A}, {@code --show-labels}), {@code get deploy}, and
  * {@code get -w}. The server runs on a fake clock five minutes after the objects were created, so ages are exact.
  */
-class KubectlTablesIT {
+class KubectlTablesIT extends KubectlTest {
 
     private final FakeClock clock = new FakeClock();
-    private EmbeddedApiServer server;
-    private ApiClient api;
-    private Kubectl kubectl;
-    @TempDir
-    Path dir;
+
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
+    }
 
     @BeforeEach
     void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
-        kubectl = new Kubectl(server, dir);
         api.create("/api/v1/namespaces/default/pods", """
                 {"metadata":{"name":"web-1","labels":{"app":"web","tier":"front"}},
                  "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"nginx"}]},
@@ -61,13 +54,6 @@ class KubectlTablesIT {
                  "status":{"replicas":3,"readyReplicas":2,"updatedReplicas":3,"availableReplicas":2}}
                 """);
         clock.step(Duration.ofMinutes(5));
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     /** Output lines split into columns (kubectl pads columns with at least three spaces). */

@@ -5,27 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.apiserver.ApiClient.Watch;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Lists and watches over real HTTP: selectors, paging, resourceVersion rules, 410s and watch streams. */
-class ListWatchIT {
-
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class ListWatchIT extends EmbeddedServerTest {
 
     private JsonNode pod(String ns, String name, String app, String node) {
         return api.create("/api/v1/namespaces/" + ns + "/pods", "{\"metadata\":{\"name\":\"" + name

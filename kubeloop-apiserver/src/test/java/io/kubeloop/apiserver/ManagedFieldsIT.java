@@ -9,14 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /** {@code metadata.managedFields} after each kind of write, over real HTTP (and with the real kubectl). */
-class ManagedFieldsIT {
+class ManagedFieldsIT extends EmbeddedServerTest {
 
     private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
     private static final String DEPLOYMENT = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":"
@@ -31,20 +29,12 @@ class ManagedFieldsIT {
     private static final String T1 = "2026-03-01T10:01:00Z";
 
     private final FakeClock clock = new FakeClock(Instant.parse(T0));
-    private EmbeddedApiServer server;
-    private ApiClient api;
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
     }
 
     private static String entry(String manager, String time, String fields, String subresource) {
@@ -180,24 +170,7 @@ class ManagedFieldsIT {
     void kubectlCreateThenScale() throws Exception {
         assumeTrue(Kubectl.available(), "kubectl is not installed");
         Kubectl kubectl = new Kubectl(server, dir);
-        kubectl.runWithInput("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata:
-                  name: web
-                  labels: {app: web}
-                spec:
-                  replicas: 2
-                  selector:
-                    matchLabels: {app: web}
-                  template:
-                    metadata:
-                      labels: {app: web}
-                    spec:
-                      containers:
-                      - name: nginx
-                        image: nginx:1.25
-                """, "create", "-f", "-").ok();
+        kubectl.runWithInput(KubectlTest.DEPLOYMENT_YAML, "create", "-f", "-").ok();
         clock.step(Duration.ofMinutes(1));
         kubectl.run("scale", "deploy", "web", "--replicas=5").ok();
         String managed = api.get(DEPLOYMENTS + "/web").body().get("metadata").get("managedFields").toString();

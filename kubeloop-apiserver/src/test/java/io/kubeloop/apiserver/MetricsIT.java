@@ -9,25 +9,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code /metrics} in Prometheus text with kube-apiserver's names and labels. */
-class MetricsIT {
+class MetricsIT extends EmbeddedServerTest {
 
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(100)).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.bookmarkInterval(Duration.ofMillis(100));
     }
 
     private String scrape() throws Exception {

@@ -6,15 +6,12 @@ import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.workqueue.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Deleting a namespace: Terminating, its contents deleted (finalizers respected), then the namespace removed. */
-class NamespaceTerminationIT {
+class NamespaceTerminationIT extends EmbeddedServerTest {
 
     private static final String T0 = "2026-03-01T10:00:00Z";
     private static final String NS = "/api/v1/namespaces";
@@ -22,23 +19,15 @@ class NamespaceTerminationIT {
     private static final String MERGE = "application/merge-patch+json";
 
     private final FakeClock clock = new FakeClock(Instant.parse(T0));
-    private EmbeddedApiServer server;
-    private ApiClient api;
+
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
+    }
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
         api.create(NS, "{\"metadata\":{\"name\":\"team\"}}");
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private static ConditionFactory eventually() {
-        return Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10));
     }
 
     private boolean gone(String path) {

@@ -3,33 +3,17 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** PATCH in its four content types, and the scale subresource, over real HTTP. */
-class PatchIT {
+class PatchIT extends EmbeddedServerTest {
 
     private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
     private static final String DEPLOYMENT = "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":"
             + "\"web\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"replicas\":2,\"selector\":{\"matchLabels\":{\"app\":"
             + "\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":["
             + "{\"name\":\"nginx\",\"image\":\"nginx:1.25\"},{\"name\":\"sidecar\",\"image\":\"busybox\"}]}}}}";
-
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void mergePatchAddsALabelAsKubectlLabelDoes() {

@@ -6,10 +6,6 @@ import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.workqueue.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -17,28 +13,16 @@ import tools.jackson.databind.JsonNode;
  * Graceful pod deletion on a fake clock: a bound pod is removed once its grace period has passed on the
  * server's clock (the server plays the kubelet), or at once with grace 0 or when it is not bound.
  */
-class PodGracefulDeletionIT {
+class PodGracefulDeletionIT extends EmbeddedServerTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
     private static final String PODS = "/api/v1/namespaces/default/pods";
 
     private final FakeClock clock = new FakeClock(T0);
-    private EmbeddedApiServer server;
-    private ApiClient api;
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
-
-    private static ConditionFactory eventually() {
-        return Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10));
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
     }
 
     /** A pod; {@code node} null for an unscheduled one, {@code extraSpec} e.g. a grace period. */

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -13,20 +11,11 @@ import tools.jackson.databind.JsonNode;
  * RBAC over real HTTP: identities come from impersonation headers sent by the (admin) client, as
  * {@code kubectl --as} sends them; every refusal is checked word for word against kube-apiserver's.
  */
-class RbacIT {
+class RbacIT extends EmbeddedServerTest {
 
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().rbac(true).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.rbac(true);
     }
 
     private static Map<String, String> as(String user, String... groups) {

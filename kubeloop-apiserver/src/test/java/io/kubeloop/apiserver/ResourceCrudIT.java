@@ -3,27 +3,11 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Create, get, update, delete and their errors, over real HTTP, worded as kube-apiserver words them. */
-class ResourceCrudIT {
-
-    private EmbeddedApiServer server;
-    private ApiClient api;
-
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class ResourceCrudIT extends EmbeddedServerTest {
 
     private static String configMap(String name, String data) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name

@@ -6,31 +6,21 @@ import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.apiserver.ApiClient.Watch;
 import io.kubeloop.workqueue.FakeClock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** Server-side tables over real HTTP, with kubectl's Accept header and a fake clock for the ages. */
-class TablesIT {
+class TablesIT extends EmbeddedServerTest {
 
     /** What {@code kubectl get} sends. */
     static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,"
             + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
     private final FakeClock clock = new FakeClock();
-    private EmbeddedApiServer server;
-    private ApiClient api;
 
-    @BeforeEach
-    void start() {
-        server = EmbeddedApiServer.builder().clock(clock).start();
-        api = new ApiClient(server.url());
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
+    @Override
+    EmbeddedApiServer.Builder configure(EmbeddedApiServer.Builder builder) {
+        return builder.clock(clock);
     }
 
     private JsonNode runningPod(String ns, String name) {

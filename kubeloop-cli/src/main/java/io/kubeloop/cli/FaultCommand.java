@@ -212,6 +212,34 @@ final class FaultCommand implements Runnable {
         return JSON.createObjectNode();
     }
 
+    /** Sets {@code field} to an optional option's value; an option not given (null) is left out of the body. */
+    private static void putIfGiven(ObjectNode body, String field, Object value) {
+        if (value != null) {
+            body.set(field, JSON.valueToTree(value));
+        }
+    }
+
+    /** The options that bound a request fault ({@code fail}, {@code latency}): how long, and which requests. */
+    static final class RequestScope {
+        @Option(names = "--seconds", description = "End after this many seconds.")
+        Double seconds;
+
+        @Option(names = "--resource", description = "Only this resource (pods, deployments.apps).")
+        String resource;
+
+        @Option(names = "--verb", description = "Only this verb: get, list, watch, create, update, patch, delete, "
+                + "deletecollection.")
+        String verb;
+
+        /** {@code body} with the options given; those not given are left out (the fault is not bounded by them). */
+        ObjectNode putInto(ObjectNode body) {
+            putIfGiven(body, "seconds", seconds);
+            putIfGiven(body, "resource", resource);
+            putIfGiven(body, "verb", verb);
+            return body;
+        }
+    }
+
     @Command(name = "close-watches", mixinStandardHelpOptions = true,
             description = "End every open watch now, as a server-side timeout does.")
     static final class CloseWatches implements Callable<Integer> {
@@ -224,9 +252,7 @@ final class FaultCommand implements Runnable {
         @Override
         public Integer call() {
             ObjectNode b = body();
-            if (resource != null) {
-                b.put("resource", resource);
-            }
+            putIfGiven(b, "resource", resource);
             return parent.send("POST", "close-watches", b);
         }
     }
@@ -247,41 +273,19 @@ final class FaultCommand implements Runnable {
         @Option(names = "--fraction", description = "The probability, 0 to 1, that a request in scope fails.")
         Double fraction;
 
-        @Option(names = "--seconds", description = "End after this many seconds.")
-        Double seconds;
-
         @Option(names = "--retry-after", description = "Send Retry-After: N (client-go then retries up to 10 times).")
         Integer retryAfter;
 
-        @Option(names = "--resource", description = "Only this resource (pods, deployments.apps).")
-        String resource;
-
-        @Option(names = "--verb", description = "Only this verb: get, list, watch, create, update, patch, delete, "
-                + "deletecollection.")
-        String verb;
+        @CommandLine.Mixin
+        RequestScope scope = new RequestScope();
 
         @Override
         public Integer call() {
             ObjectNode b = body().put("code", code);
-            if (count != null) {
-                b.put("count", count);
-            }
-            if (fraction != null) {
-                b.put("fraction", fraction);
-            }
-            if (seconds != null) {
-                b.put("seconds", seconds);
-            }
-            if (retryAfter != null) {
-                b.put("retryAfterSeconds", retryAfter);
-            }
-            if (resource != null) {
-                b.put("resource", resource);
-            }
-            if (verb != null) {
-                b.put("verb", verb);
-            }
-            return parent.send("POST", "fail", b);
+            putIfGiven(b, "count", count);
+            putIfGiven(b, "fraction", fraction);
+            putIfGiven(b, "retryAfterSeconds", retryAfter);
+            return parent.send("POST", "fail", scope.putInto(b));
         }
     }
 
@@ -297,31 +301,14 @@ final class FaultCommand implements Runnable {
         @Option(names = "--jitter-millis", description = "Up to this many milliseconds more, drawn per request.")
         Integer jitterMillis;
 
-        @Option(names = "--seconds", description = "End after this many seconds.")
-        Double seconds;
-
-        @Option(names = "--resource", description = "Only this resource (pods, deployments.apps).")
-        String resource;
-
-        @Option(names = "--verb", description = "Only this verb.")
-        String verb;
+        @CommandLine.Mixin
+        RequestScope scope = new RequestScope();
 
         @Override
         public Integer call() {
             ObjectNode b = body().put("millis", millis);
-            if (jitterMillis != null) {
-                b.put("jitterMillis", jitterMillis);
-            }
-            if (seconds != null) {
-                b.put("seconds", seconds);
-            }
-            if (resource != null) {
-                b.put("resource", resource);
-            }
-            if (verb != null) {
-                b.put("verb", verb);
-            }
-            return parent.send("POST", "latency", b);
+            putIfGiven(b, "jitterMillis", jitterMillis);
+            return parent.send("POST", "latency", scope.putInto(b));
         }
     }
 
@@ -340,9 +327,7 @@ final class FaultCommand implements Runnable {
         @Override
         public Integer call() {
             ObjectNode b = body().put("seconds", seconds);
-            if (userAgent != null) {
-                b.put("userAgent", userAgent);
-            }
+            putIfGiven(b, "userAgent", userAgent);
             return parent.send("POST", "partition", b);
         }
     }
@@ -362,9 +347,7 @@ final class FaultCommand implements Runnable {
         @Override
         public Integer call() {
             ObjectNode b = body().put("seconds", seconds);
-            if (resource != null) {
-                b.put("resource", resource);
-            }
+            putIfGiven(b, "resource", resource);
             return parent.send("POST", "stall", b);
         }
     }

@@ -13,10 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,33 +24,20 @@ class ApiServerCommandTest {
     @Test
     void servesUntilInterruptedAndWritesAKubeconfig() throws Exception {
         Path kubeconfig = dir.resolve("sub/kubeconfig");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream originalOut = System.out;
-        AtomicInteger exit = new AtomicInteger(-1);
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        Thread server;
-        try {
-            server = Thread.ofPlatform().start(() -> exit.set(Main.run("apiserver", "--port", "0",
-                    "--kubeconfig-out", kubeconfig.toString())));
-            Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> out.toString(StandardCharsets.UTF_8).contains("stop with Ctrl-C"));
-        } finally {
-            System.setOut(originalOut);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
-        Matcher url = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)").matcher(printed);
-        assertThat(url.find()).as(printed).isTrue();
-        assertThat(printed).contains("kubeconfig: " + kubeconfig.toAbsolutePath());
-        assertThat(Files.readString(kubeconfig)).contains("server: " + url.group(1)).contains("current-context: kubeloop");
+        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(30), "--port", "0",
+                "--kubeconfig-out", kubeconfig.toString());
+        URI url = server.url();
+        assertThat(url.getScheme()).isEqualTo("http");
+        assertThat(server.printed()).contains("kubeconfig: " + kubeconfig.toAbsolutePath());
+        assertThat(Files.readString(kubeconfig)).contains("server: " + url).contains("current-context: kubeloop");
 
         HttpResponse<String> version = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(url.group(1) + "/version")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpRequest.newBuilder(URI.create(url + "/version")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(version.body()).contains("\"minor\":\"32\"");
 
-        server.interrupt();
-        server.join(Duration.ofSeconds(30));
+        server.stop();
         assertThat(server.isAlive()).isFalse();
-        assertThat(exit.get()).isZero();
+        assertThat(server.exit()).isZero();
     }
 
     @Test

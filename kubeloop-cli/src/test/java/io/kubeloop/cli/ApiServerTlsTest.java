@@ -26,13 +26,11 @@ import java.security.spec.ECPrivateKeySpec;
 import java.util.Arrays;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,27 +46,14 @@ class ApiServerTlsTest {
         Path tokenFile = dir.resolve("tokens.csv");
         Files.writeString(tokenFile, "carol-token,carol,7,\"qa,ops\"\n");
         Path bob = dir.resolve("users/bob.kubeconfig");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream originalOut = System.out;
-        AtomicInteger exit = new AtomicInteger(-1);
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        Thread server;
+        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(60), "--port", "0", "--tls",
+                "--ca-dir", caDir.toString(), "--token", "alice=alice-token,devs", "--token-file", tokenFile.toString(),
+                "--user", "bob,devs=" + bob, "--kubeconfig-out", dir.resolve("admin").toString());
         try {
-            server = Thread.ofPlatform().start(() -> exit.set(Main.run("apiserver", "--port", "0", "--tls",
-                    "--ca-dir", caDir.toString(), "--token", "alice=alice-token,devs", "--token-file", tokenFile.toString(),
-                    "--user", "bob,devs=" + bob, "--kubeconfig-out", dir.resolve("admin").toString())));
-            Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> out.toString(StandardCharsets.UTF_8).contains("stop with Ctrl-C"));
-        } finally {
-            System.setOut(originalOut);
-        }
-        try {
-            String printed = out.toString(StandardCharsets.UTF_8);
-            assertThat(printed).contains("kubeconfig for bob: " + bob.toAbsolutePath()).doesNotContain("alice-token")
-                    .doesNotContain("carol-token");
-            Matcher url = Pattern.compile("listening on (https://127\\.0\\.0\\.1:\\d+)").matcher(printed);
-            assertThat(url.find()).as(printed).isTrue();
-            URI base = URI.create(url.group(1));
+            assertThat(server.printed()).contains("kubeconfig for bob: " + bob.toAbsolutePath())
+                    .doesNotContain("alice-token").doesNotContain("carol-token");
+            URI base = server.url();
+            assertThat(base.getScheme()).isEqualTo("https");
             X509Certificate ca = certificate(Files.readString(caDir.resolve("ca.crt")).getBytes(StandardCharsets.US_ASCII));
             assertThat(Files.readString(dir.resolve("admin"))).contains("server: " + base)
                     .contains("certificate-authority-data: " + Base64.getEncoder().encodeToString(
@@ -84,6 +69,7 @@ class ApiServerTlsTest {
 
             Path carol = dir.resolve("carol.kubeconfig");
             ByteArrayOutputStream minted = new ByteArrayOutputStream();
+            PrintStream originalOut = System.out;
             System.setOut(new PrintStream(minted, true, StandardCharsets.UTF_8));
             int code;
             try {
@@ -98,11 +84,10 @@ class ApiServerTlsTest {
             assertThat(Files.getPosixFilePermissions(carol)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
             assertThat(get(client(ca, Files.readString(carol)), base, null).statusCode()).isEqualTo(200);
         } finally {
-            server.interrupt();
-            server.join(Duration.ofSeconds(30));
+            server.stop();
         }
         assertThat(server.isAlive()).isFalse();
-        assertThat(exit.get()).isZero();
+        assertThat(server.exit()).isZero();
     }
 
     @Test

@@ -130,21 +130,17 @@ class FaultCommandTest {
     @Test
     void apiserverWithFaultsServesTheAdminPathWithTheGivenSeed() throws Exception {
         Path kubeconfig = dir.resolve("served/kubeconfig");
-        java.util.concurrent.atomic.AtomicInteger exit = new java.util.concurrent.atomic.AtomicInteger(-1);
-        Thread apiserver = Thread.ofPlatform().start(() -> exit.set(Main.run("apiserver", "--port", "0", "--faults",
-                "--fault-seed", "9", "--kubeconfig-out", kubeconfig.toString())));
+        RunningApiServer apiserver = RunningApiServer.start(java.time.Duration.ofSeconds(30), "--port", "0",
+                "--faults", "--fault-seed", "9", "--kubeconfig-out", kubeconfig.toString());
         try {
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
-                    .until(() -> out().contains("stop with Ctrl-C"));
-            assertThat(out()).contains("/kubeloop/faults (seed 9)");
+            assertThat(apiserver.printed()).contains("/kubeloop/faults (seed 9)");
             out.reset();
             assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status")).as(err()).isZero();
             assertThat(out()).contains("\"seed\" : 9").contains("\"faults\" : [ ]");
         } finally {
-            apiserver.interrupt();
-            apiserver.join(java.time.Duration.ofSeconds(30));
+            apiserver.stop();
         }
-        assertThat(exit.get()).isZero();
+        assertThat(apiserver.exit()).isZero();
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -190,36 +192,27 @@ final class FaultAdmin {
         }
 
         Integer integer(String field) {
-            JsonNode v = node.get(field);
-            if (v == null || v.isNull()) {
-                return null;
-            }
-            if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-                throw new IllegalArgumentException(field + " must be an integer, was " + v);
-            }
-            return v.asInt();
+            return typed(field, v -> v.isIntegralNumber() && v.canConvertToInt(), "an integer", JsonNode::asInt);
         }
 
         Double number(String field) {
-            JsonNode v = node.get(field);
-            if (v == null || v.isNull()) {
-                return null;
-            }
-            if (!v.isNumber()) {
-                throw new IllegalArgumentException(field + " must be a number, was " + v);
-            }
-            return v.asDouble();
+            return typed(field, JsonNode::isNumber, "a number", JsonNode::asDouble);
         }
 
         String string(String field) {
+            return typed(field, JsonNode::isString, "a string", JsonNode::asString);
+        }
+
+        /** The field's value, null when absent or null; one of another type is a bad request naming the field. */
+        private <T> T typed(String field, Predicate<JsonNode> isType, String type, Function<JsonNode, T> value) {
             JsonNode v = node.get(field);
             if (v == null || v.isNull()) {
                 return null;
             }
-            if (!v.isString()) {
-                throw new IllegalArgumentException(field + " must be a string, was " + v);
+            if (!isType.test(v)) {
+                throw new IllegalArgumentException(field + " must be " + type + ", was " + v);
             }
-            return v.asString();
+            return value.apply(v);
         }
 
         Duration seconds(String field, boolean required) {

@@ -5,10 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Renders kubeconfigs for an HTTPS server: the cluster entry carries {@code certificate-authority-data}
- * (so kubectl verifies the server; never {@code insecure-skip-tls-verify}) and the user entry carries a
- * client certificate and key, or a bearer token. Context, cluster and user are all named {@code kubeloop},
- * namespace {@code default}. The result holds credentials: write it with {@link SecretFiles}.
+ * Renders the kubeconfigs kubeloop writes. For an HTTPS server the cluster entry carries
+ * {@code certificate-authority-data} (so kubectl verifies the server; never {@code insecure-skip-tls-verify})
+ * and the user entry carries a client certificate and key, or a bearer token; such a result holds credentials:
+ * write it with {@link SecretFiles}. For a plain HTTP server there is neither. Context, cluster and user are all
+ * named {@code kubeloop}, namespace {@code default}.
  */
 public final class Kubeconfig {
 
@@ -32,7 +33,16 @@ public final class Kubeconfig {
         return render(server, authority, "    token: \"" + token + "\"\n");
     }
 
-    private static String render(URI server, CertificateAuthority authority, String user) {
+    /** A kubeconfig for a plain HTTP server: no certificate authority, no credentials. */
+    public static String plain(URI server) {
+        return render(server, null, "");
+    }
+
+    /** {@code authority} null for plain HTTP; {@code userFields} the user entry's indented lines, or none. */
+    private static String render(URI server, CertificateAuthority authority, String userFields) {
+        String ca = authority == null ? ""
+                : "    certificate-authority-data: " + base64(authority.certificatePem()) + "\n";
+        String user = userFields.isEmpty() ? "  user: {}\n" : "  user:\n" + userFields;
         return """
                 apiVersion: v1
                 kind: Config
@@ -40,10 +50,8 @@ public final class Kubeconfig {
                 - name: kubeloop
                   cluster:
                     server: %s
-                    certificate-authority-data: %s
-                users:
+                %susers:
                 - name: kubeloop
-                  user:
                 %scontexts:
                 - name: kubeloop
                   context:
@@ -51,7 +59,7 @@ public final class Kubeconfig {
                     user: kubeloop
                     namespace: default
                 current-context: kubeloop
-                """.formatted(server, base64(authority.certificatePem()), user);
+                """.formatted(server, ca, user);
     }
 
     private static String base64(String pem) {
