@@ -99,6 +99,7 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.verb = exchange.getRequestMethod();
         ExchangeAttributes.set(exchange, LABELS, labels);
         try {
+            RequestBody.readAhead(exchange, ResourceEndpoints.MAX_BODY_BYTES); // before any answer: see RequestBody
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
             }
