@@ -42,7 +42,11 @@ final class LifecycleController implements AutoCloseable {
     /** The store watch's "no timeout". */
     private static final Duration FOREVER = Duration.ofDays(365L * 200);
     /** The writer publishes right after it hands an event to watchers; this only bounds a broken store. */
-    private static final int MAX_PUBLISH_SPINS = 10_000_000;
+    /** About 5 s of {@link #PUBLISH_PARK_NANOS} parks: far beyond any publish delay, short of a hang. */
+    private static final int MAX_PUBLISH_ROUNDS = 100_000;
+    private static final long PUBLISH_PARK_NANOS = 50_000;
+    /** The newest revision observed; every key in the queue was queued by an event at or below it. */
+    private final java.util.concurrent.atomic.AtomicLong observed = new java.util.concurrent.atomic.AtomicLong();
 
     private final Store store;
     private final Clock clock;
@@ -136,7 +140,7 @@ final class LifecycleController implements AutoCloseable {
     }
 
     private void observe(ResourceType type, StorageKey key, StoreEvent event) {
-        awaitPublished(event.revision());
+        observed.accumulateAndGet(event.revision(), Math::max); // before anything it queues
         ObjectNode object = event.object();
         if (event.type() == StoreEvent.Type.DELETED) {
             index.set(key, List.of());
@@ -158,15 +162,21 @@ final class LifecycleController implements AutoCloseable {
     /**
      * Waits until the store's reads show {@code revision}. A store hands a write to its watchers just before it
      * publishes it to readers, and every sync reads the store: without this wait a sync started by an event
-     * could read the object as it was before that event, and nothing would start another one.
+     * could read the object as it was before that event, and nothing would start another one. Only syncs wait
+     * (observing an event never does), and the wait is a short spin, then short parks: the writer publishes
+     * right after it dispatches, so a waiting sync must not compete with it for the CPU.
      */
     private void awaitPublished(long revision) {
-        for (int spins = 0; store.currentRevision() < revision; spins++) {
-            if (spins >= MAX_PUBLISH_SPINS) {
-                log.warn("lifecycle controller: revision {} not published after {} spins; going on", revision, spins);
+        for (int round = 0; store.currentRevision() < revision; round++) {
+            if (round >= MAX_PUBLISH_ROUNDS) {
+                log.warn("lifecycle controller: revision {} not published after {} rounds; going on", revision, round);
                 return;
             }
-            Thread.yield();
+            if (round < 64) {
+                Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(PUBLISH_PARK_NANOS);
+            }
         }
     }
 
@@ -182,6 +192,7 @@ final class LifecycleController implements AutoCloseable {
                 return;
             }
             try {
+                awaitPublished(observed.get());
                 sync(key);
                 queue.forget(key);
             } catch (IllegalStateException storeClosed) {
