@@ -191,6 +191,43 @@ class SecureFeaturesIT {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Transport.class)
+    void rbacObjectsAndDefinitionsTakeTheStrategicMergePatchOfKubectlApply(Transport transport) throws Exception {
+        Client api = start(transport);
+        String smp = "application/strategic-merge-patch+json";
+        String roles = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles";
+        api.create(roles, """
+                {"metadata":{"name":"r"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get"]}]}""");
+        ApiClient.Reply role = api.request("PATCH", roles + "/r", smp,
+                "{\"rules\":[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]}]}");
+        assertThat(role.code()).as(role.raw()).isEqualTo(200);
+        assertThat(role.body().get("rules").toString()).as("the list is replaced, as k8s.io/api has no strategy")
+                .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]}]");
+
+        String bindings = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings";
+        api.create(bindings, """
+                {"metadata":{"name":"b"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},
+                 "subjects":[{"kind":"User","name":"a"},{"kind":"User","name":"b"}]}""");
+        ApiClient.Reply binding = api.request("PATCH", bindings + "/b", smp,
+                "{\"metadata\":{\"labels\":{\"x\":\"y\"}},\"subjects\":[{\"kind\":\"User\",\"name\":\"c\"}]}");
+        assertThat(binding.code()).as(binding.raw()).isEqualTo(200);
+        assertThat(binding.body().get("subjects").findValuesAsString("name")).containsExactly("c");
+        assertThat(binding.body().at("/metadata/labels/x").asString()).isEqualTo("y");
+
+        String crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        api.create(crds, """
+                {"metadata":{"name":"things.example.org"},
+                 "spec":{"group":"example.org","scope":"Namespaced","names":{"plural":"things","kind":"Thing"},
+                  "versions":[{"name":"v1","served":true,"storage":true,
+                   "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}""");
+        ApiClient.Reply crd = api.request("PATCH", crds + "/things.example.org", smp,
+                "{\"spec\":{\"names\":{\"shortNames\":[\"th\"]}}}");
+        assertThat(crd.code()).as(crd.raw()).isEqualTo(200);
+        assertThat(crd.body().at("/spec/names/shortNames/0").asString()).isEqualTo("th");
+        assertThat(crd.body().at("/spec/names/plural").asString()).as("maps merge").isEqualTo("things");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Transport.class)
     void aWatchSeesHeldEventsAfterAPartitionAndAStallAndEndsOnCloseWatches(Transport transport) throws Exception {
         Client api = start(transport);
         JsonNode first = api.create(PODS, pod("first"));
