@@ -93,6 +93,8 @@ class KubectlSecureClusterIT {
                 """);
         assertThat(alice.run("auth", "can-i", "list", "pods").ok().out().strip()).isEqualTo("yes");
         assertThat(alice.run("get", "pods", "-o", "name").ok().out()).isEqualTo("pod/p\n");
+        assertThat(alice.run("auth", "can-i", "--list").ok().out())
+                .containsPattern("pods\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]");
         Kubectl.Result create = alice.run("auth", "can-i", "create", "pods");
         assertThat(create.exit()).isEqualTo(1);
         assertThat(create.out().strip()).isEqualTo("no");

@@ -165,6 +165,60 @@ class SecureClusterIT {
     }
 
     @Test
+    void aClusterRoleAggregatedIntoViewOpensACustomResourceToViewers() throws Exception {
+        create(admin, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", """
+                {"metadata":{"name":"gadgets.example.org"},
+                 "spec":{"group":"example.org","scope":"Namespaced","names":{"plural":"gadgets","kind":"Gadget"},
+                  "versions":[{"name":"v1","served":true,"storage":true,
+                   "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}""");
+        String gadgets = "/apis/example.org/v1/namespaces/default/gadgets";
+        create(admin, gadgets, "{\"apiVersion\":\"example.org/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"g\"}}");
+        create(admin, RBAC + "/namespaces/default/rolebindings", """
+                {"metadata":{"name":"alice-views"},
+                 "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},
+                 "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"alice"}]}""");
+        assertThat(get(alice, PODS).code()).isEqualTo(200);
+        assertForbidden(get(alice, gadgets), aliceCannot("gadgets.example.org is forbidden: %U list resource "
+                + "\"gadgets\" in API group \"example.org\" in the namespace \"default\""), "", "example.org",
+                "gadgets");
+
+        create(admin, RBAC + "/clusterroles", """
+                {"metadata":{"name":"gadget-viewer","labels":{"rbac.authorization.k8s.io/aggregate-to-view":"true"}},
+                 "rules":[{"apiGroups":["example.org"],"resources":["gadgets"],"verbs":["get","list","watch"]}]}""");
+        assertThat(get(alice, gadgets).body().path("items")).hasSize(1);
+        assertForbidden(post(alice, gadgets, "{\"apiVersion\":\"example.org/v1\",\"kind\":\"Gadget\","
+                + "\"metadata\":{\"name\":\"h\"}}"), aliceCannot("gadgets.example.org is forbidden: %U create "
+                + "resource \"gadgets\" in API group \"example.org\" in the namespace \"default\""), "",
+                "example.org", "gadgets");
+    }
+
+    @Test
+    void onlyAUserAllowedToImpersonateMayActAsAnother() throws Exception {
+        String whoami = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+        String review = "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}";
+        Map<String, String> asBob = Map.of("Impersonate-User", "bob");
+        ApiClient.Reply refused = alice.request("POST", whoami, "application/json", review, asBob);
+        assertForbidden(refused, "users \"bob\" is forbidden: User \"alice\" cannot impersonate resource \"users\" "
+                + "in API group \"\" at the cluster scope", "bob", "", "users");
+        assertThat(admin.request("POST", whoami, "application/json", review, asBob).body()
+                .at("/status/userInfo/username").asString()).as("system:masters may").isEqualTo("bob");
+
+        create(admin, RBAC + "/clusterroles", """
+                {"metadata":{"name":"impersonate-bob"},
+                 "rules":[{"apiGroups":[""],"resources":["users"],"resourceNames":["bob"],"verbs":["impersonate"]}]}""");
+        create(admin, RBAC + "/clusterrolebindings", """
+                {"metadata":{"name":"alice-as-bob"},
+                 "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"impersonate-bob"},
+                 "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"alice"}]}""");
+        JsonNode asBobNow = alice.request("POST", whoami, "application/json", review, asBob).body();
+        assertThat(asBobNow.at("/status/userInfo/username").asString()).isEqualTo("bob");
+        assertForbidden(alice.request("GET", PODS, null, null, asBob), "pods is forbidden: User \"bob\" cannot list "
+                + "resource \"pods\" in API group \"\" in the namespace \"default\"", "", "", "pods");
+        assertThat(alice.request("GET", PODS, null, null, Map.of("Impersonate-User", "carol")).code())
+                .as("only bob").isEqualTo(403);
+    }
+
+    @Test
     void selfSubjectReviewReturnsTheCertificatesAndTheTokensIdentity() throws Exception {
         TlsClient carol = TlsClient.fromKubeconfig(server.kubeconfigFor("carol", "devs", "ops"));
         String review = "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}";
