@@ -218,6 +218,24 @@ class SecureClusterIT {
                 .as("only bob").isEqualTo(403);
     }
 
+    /**
+     * A refusal answered before the body is read must leave the connection usable: over TLS the next request on
+     * it used to hang (within a few rounds) until the client timed out.
+     */
+    @Test
+    void refusedWritesLeaveTheConnectionUsableForTheNextRequest() throws Exception {
+        TlsClient wrong = TlsClient.fromKubeconfig(server.kubeconfigForToken(BOB_TOKEN).replace(BOB_TOKEN,
+                "not-bobs-token-000"));
+        String body = "{\"metadata\":{\"name\":\"c\",\"labels\":{\"pad\":\"" + "x".repeat(60) + "\"}}}";
+        for (int round = 0; round < 40; round++) {
+            assertThat(post(alice, "/api/v1/namespaces/default/configmaps", body).code()).as("round %d", round)
+                    .isEqualTo(403);
+            assertThat(get(alice, "/api/v1/nodes").code()).as("round %d", round).isEqualTo(403);
+            assertThat(post(wrong, "/api/v1/namespaces/default/configmaps", body).code()).isEqualTo(401);
+            assertThat(get(wrong, "/api/v1/nodes").code()).isEqualTo(401);
+        }
+    }
+
     @Test
     void selfSubjectReviewReturnsTheCertificatesAndTheTokensIdentity() throws Exception {
         TlsClient carol = TlsClient.fromKubeconfig(server.kubeconfigFor("carol", "devs", "ops"));

@@ -125,6 +125,7 @@ public final class Authentication {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         boolean head = exchange.getRequestMethod().equals("HEAD");
+        io.kubeloop.apiserver.exchange.UnreadRequestBody.discard(exchange); // keeps the connection usable
         exchange.sendResponseHeaders(401, head ? -1 : UNAUTHORIZED.length);
         if (!head) {
             try (OutputStream out = exchange.getResponseBody()) {

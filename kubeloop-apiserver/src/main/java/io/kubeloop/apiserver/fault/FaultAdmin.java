@@ -255,6 +255,7 @@ final class FaultAdmin {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         boolean head = exchange.getRequestMethod().equals("HEAD");
+        io.kubeloop.apiserver.exchange.UnreadRequestBody.discard(exchange); // keeps the connection usable
         exchange.sendResponseHeaders(code, head ? -1 : body.length);
         if (!head) {
             try (OutputStream out = exchange.getResponseBody()) {

@@ -52,6 +52,7 @@ final class Responses {
             exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         }
         boolean head = exchange.getRequestMethod().equals("HEAD");
+        io.kubeloop.apiserver.exchange.UnreadRequestBody.discard(exchange); // keeps the connection usable
         exchange.sendResponseHeaders(code, head ? -1 : body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {
             try (OutputStream out = exchange.getResponseBody()) {
