@@ -93,7 +93,7 @@ final class ClientCredentials {
                 default -> throw new IllegalStateException(source + ": a " + label + " is not supported; use an "
                         + "unencrypted EC PRIVATE KEY, RSA PRIVATE KEY or PRIVATE KEY");
             };
-        } catch (GeneralSecurityException | IndexOutOfBoundsException e) {
+        } catch (GeneralSecurityException | IndexOutOfBoundsException | IllegalArgumentException e) {
             throw new IllegalStateException(source + ": the client key is not a valid " + label);
         }
     }
