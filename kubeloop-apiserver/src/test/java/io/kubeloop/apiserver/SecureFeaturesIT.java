@@ -263,6 +263,28 @@ class SecureFeaturesIT {
     }
 
     @Test
+    void aPartitionHoldsRequestsThatWouldBeRefusedToo() throws Exception {
+        Client admin = start(Transport.HTTPS);
+        TlsClient alice = TlsClient.fromKubeconfig(server.kubeconfigFor("alice", "devs"));
+        TlsClient wrong = TlsClient.fromKubeconfig(server.kubeconfig().replaceAll("\\n\\s+client-(certificate|key)-data: \\S+",
+                "") .replace("user:\n", "user:\n    token: not-a-known-token\n"));
+        assertThat(admin.request("POST", FAULTS + "/partition", "application/json", "{\"seconds\":3600}").code())
+                .isEqualTo(200);
+        java.util.concurrent.ExecutorService async = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            var forbidden = async.submit(() -> alice.request("GET", PODS, null, null).code());
+            var unauthorized = async.submit(() -> wrong.request("GET", PODS, null, null).code());
+            Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> !forbidden.isDone() && !unauthorized.isDone());
+            assertThat(admin.request("DELETE", FAULTS, null, null).code()).as("the admin path is exempt").isEqualTo(200);
+            assertThat(forbidden.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(403);
+            assertThat(unauthorized.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(401);
+        } finally {
+            async.shutdownNow();
+        }
+    }
+
+    @Test
     void theFaultAdminPathIsForTheAdminIdentityOnly() throws Exception {
         Client admin = start(Transport.HTTPS);
         assertThat(admin.get(FAULTS).code()).isEqualTo(200);

@@ -99,6 +99,7 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.verb = exchange.getRequestMethod();
         ExchangeAttributes.set(exchange, LABELS, labels);
         try {
+            holdWhilePartitioned(exchange);
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
             }
@@ -115,6 +116,21 @@ public final class ApiHttpHandler implements HttpHandler {
             exchange.close();
             ExchangeAttributes.release(exchange);
             metrics.recordRequest(labels, exchange.getResponseCode(), clock.nanoTime() - start);
+        }
+    }
+
+    /**
+     * A partition is a pulled cable: it holds every request but the admin path's before anything answers, so a
+     * request that would be refused (401, 403) is held like any other.
+     */
+    private void holdWhilePartitioned(HttpExchange exchange) throws IOException {
+        FaultInjector injector = faults;
+        String path = exchange.getRequestURI().getPath();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (injector != null && !FaultInjector.isAdminPath(path)) {
+            injector.holdWhilePartitioned(exchange);
         }
     }
 
@@ -135,7 +151,6 @@ public final class ApiHttpHandler implements HttpHandler {
                 injector.serveAdmin(exchange, path); // exempt from every fault, so that one can always be cleared
                 return;
             }
-            injector.holdWhilePartitioned(exchange);
         }
         if (path.equals("/version")) {
             if (requireGet(exchange, method)) {
