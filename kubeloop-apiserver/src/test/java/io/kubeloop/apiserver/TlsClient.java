@@ -92,6 +92,35 @@ final class TlsClient {
         return new Reply(r.statusCode(), r.body());
     }
 
+    /** A request answered as {@link ApiClient} answers: the body parsed when it is JSON (null when empty). */
+    ApiClient.Reply request(String method, String path, String contentType, String body) throws Exception {
+        return request(method, path, contentType, body, java.util.Map.of());
+    }
+
+    /** A request with extra headers, answered as {@link ApiClient} answers. */
+    ApiClient.Reply request(String method, String path, String contentType, String body,
+            java.util.Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        headers.forEach(b::header);
+        Reply r = send(b);
+        JsonNode json = r.body().isEmpty() || !r.body().startsWith("{") ? null : ApiClient.JSON.readTree(r.body());
+        return new ApiClient.Reply(r.code(), json, r.body());
+    }
+
+    /** A watch over TLS whose lines are read as {@link ApiClient#watch} reads them. */
+    ApiClient.Watch watch(String path, java.util.Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path)).GET();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        headers.forEach(b::header);
+        return new ApiClient.Watch(http.send(b.build(), HttpResponse.BodyHandlers.ofLines()));
+    }
+
     static byte[] decode(String base64Pem) {
         return Base64.getDecoder().decode(base64Pem);
     }

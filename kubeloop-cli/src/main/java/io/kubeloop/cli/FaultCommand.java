@@ -33,7 +33,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code kubeloop fault ...}: injects faults into a running kubeloop API server through its admin path
  * {@code /kubeloop/faults} (the server must run with {@code --faults}). The server is {@code --server}, or that of
  * the current context of the kubeconfig ({@code --kubeconfig}, else {@code $KUBECONFIG}, else
- * {@code ~/.kube/config}), whose bearer token and certificate authority are used too.
+ * {@code ~/.kube/config}), whose certificate authority and user's credentials (a bearer token, or a client
+ * certificate and key) are used too.
  */
 @Command(name = "fault", mixinStandardHelpOptions = true,
         description = {"Inject faults into a running kubeloop API server (started with --faults).",
@@ -110,7 +111,13 @@ final class FaultCommand implements Runnable {
         return 0;
     }
 
-    private record Target(URI server, String token, byte[] caPem) {}
+    /** Where to send and how to log in; a record of secrets, so its toString() is never used in a message. */
+    private record Target(URI server, String token, byte[] caPem, byte[] clientCertificatePem, byte[] clientKeyPem) {
+        @Override
+        public String toString() {
+            return "Target[" + server + "]";
+        }
+    }
 
     private Target target() {
         Path config = kubeconfig != null ? kubeconfig : defaultKubeconfig();
@@ -156,7 +163,34 @@ final class FaultCommand implements Runnable {
             throw new IllegalStateException("cannot read the certificate authority: " + e.getMessage());
         }
         String token = user == null || !user.hasNonNull("token") ? null : user.get("token").asString();
-        return new Target(url, token, ca);
+        byte[] clientCertificate = userData(user, config, "client-certificate");
+        byte[] clientKey = userData(user, config, "client-key");
+        if ((clientCertificate == null) != (clientKey == null)) {
+            throw new IllegalStateException("the kubeconfig's user has a client " + (clientKey == null
+                    ? "certificate but no client-key-data or client-key" : "key but no client-certificate-data or "
+                    + "client-certificate"));
+        }
+        return new Target(url, token, ca, clientCertificate, clientKey);
+    }
+
+    /** The user's {@code field-data} (base64) or the file {@code field} names (relative to the kubeconfig). */
+    private static byte[] userData(JsonNode user, Path config, String field) {
+        if (user == null) {
+            return null;
+        }
+        try {
+            if (user.hasNonNull(field + "-data")) {
+                return Base64.getDecoder().decode(user.get(field + "-data").asString());
+            }
+            if (user.hasNonNull(field)) {
+                return Files.readAllBytes(config.resolveSibling(user.get(field).asString()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the kubeconfig's " + field + "-data is not base64");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the kubeconfig's " + field + ": " + e.getMessage());
+        }
+        return null;
     }
 
     private static JsonNode named(JsonNode list, String name) {
@@ -183,7 +217,20 @@ final class FaultCommand implements Runnable {
 
     private static HttpClient client(Target target) {
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
-        if (target.caPem != null && "https".equals(target.server.getScheme())) {
+        boolean https = "https".equals(target.server.getScheme());
+        javax.net.ssl.KeyManager[] keys = https && target.clientCertificatePem != null
+                ? ClientCredentials.keyManagers(target.clientCertificatePem, target.clientKeyPem, "the kubeconfig's user")
+                : null;
+        if (keys != null && target.caPem == null) {
+            try {
+                SSLContext ssl = SSLContext.getInstance("TLS");
+                ssl.init(keys, null, null); // the JDK's default trust
+                b.sslContext(ssl);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("cannot set up TLS: " + e.getClass().getSimpleName());
+            }
+        }
+        if (target.caPem != null && https) {
             try (InputStream in = new java.io.ByteArrayInputStream(target.caPem)) {
                 KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
                 trust.load(null, null);
@@ -194,7 +241,7 @@ final class FaultCommand implements Runnable {
                 TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
                 tmf.init(trust);
                 SSLContext ssl = SSLContext.getInstance("TLS");
-                ssl.init(null, tmf.getTrustManagers(), null);
+                ssl.init(keys, tmf.getTrustManagers(), null);
                 b.sslContext(ssl);
             } catch (IOException | GeneralSecurityException e) {
                 throw new IllegalStateException("the certificate authority is not a PEM certificate: "

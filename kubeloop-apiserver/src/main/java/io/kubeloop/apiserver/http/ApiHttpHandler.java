@@ -99,6 +99,7 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.verb = exchange.getRequestMethod();
         ExchangeAttributes.set(exchange, LABELS, labels);
         try {
+            holdWhilePartitioned(exchange);
             RequestBody.readAhead(exchange, ResourceEndpoints.MAX_BODY_BYTES); // before any answer: see RequestBody
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
@@ -119,6 +120,21 @@ public final class ApiHttpHandler implements HttpHandler {
         }
     }
 
+    /**
+     * A partition is a pulled cable: it holds every request but the admin path's before anything answers, so a
+     * request that would be refused (401, 403) is held like any other.
+     */
+    private void holdWhilePartitioned(HttpExchange exchange) throws IOException {
+        FaultInjector injector = faults;
+        String path = exchange.getRequestURI().getPath();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (injector != null && !FaultInjector.isAdminPath(path)) {
+            injector.holdWhilePartitioned(exchange);
+        }
+    }
+
     private void route(HttpExchange exchange) throws IOException {
         io.fabric8.kubernetes.api.model.Status refused = access.admit(exchange); // impersonation, authorization
         if (refused != null) {
@@ -136,7 +152,6 @@ public final class ApiHttpHandler implements HttpHandler {
                 injector.serveAdmin(exchange, path); // exempt from every fault, so that one can always be cleared
                 return;
             }
-            injector.holdWhilePartitioned(exchange);
         }
         if (path.equals("/version")) {
             if (requireGet(exchange, method)) {

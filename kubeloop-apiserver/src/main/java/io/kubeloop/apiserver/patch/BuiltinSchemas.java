@@ -321,6 +321,18 @@ final class BuiltinSchemas {
             .object("series", SchemaType.struct("EventSeries"))
             .object("deprecatedSource", SchemaType.struct("EventSource"));
 
+    /*
+     * rbac.authorization.k8s.io/v1 and apiextensions.k8s.io/v1 carry no patch strategies in k8s.io/api: every list
+     * (rules, subjects, versions, conditions) is replaced and every map merged, which is what undescribed fields
+     * do. They are listed so that strategic merge patch, what kubectl apply sends for an existing object, is
+     * accepted as kube-apiserver accepts it for every built-in kind.
+     */
+    static final SchemaType ROLE = kind("Role");
+    static final SchemaType CLUSTER_ROLE = kind("ClusterRole");
+    static final SchemaType ROLE_BINDING = kind("RoleBinding");
+    static final SchemaType CLUSTER_ROLE_BINDING = kind("ClusterRoleBinding");
+    static final SchemaType CUSTOM_RESOURCE_DEFINITION = kind("CustomResourceDefinition");
+
     /** The root types by {@code group/version/kind} (core group as the empty string). */
     static final Map<String, SchemaType> BY_GVK = Map.ofEntries(
             Map.entry("/v1/Pod", POD),
@@ -337,5 +349,10 @@ final class BuiltinSchemas {
             Map.entry("apps/v1/StatefulSet", STATEFUL_SET),
             Map.entry("apps/v1/DaemonSet", DAEMON_SET),
             Map.entry("coordination.k8s.io/v1/Lease", LEASE),
-            Map.entry("events.k8s.io/v1/Event", EVENTS_EVENT));
+            Map.entry("events.k8s.io/v1/Event", EVENTS_EVENT),
+            Map.entry("rbac.authorization.k8s.io/v1/Role", ROLE),
+            Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", CLUSTER_ROLE),
+            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", ROLE_BINDING),
+            Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", CLUSTER_ROLE_BINDING),
+            Map.entry("apiextensions.k8s.io/v1/CustomResourceDefinition", CUSTOM_RESOURCE_DEFINITION));
 }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * <p>{@link #forKind} knows the built-in kinds the embedded server serves, with the tags of k8s.io/api:
  * core/v1 Pod, Node, Service, Endpoints, ConfigMap, Secret, ServiceAccount, Namespace, Event; apps/v1
  * Deployment, ReplicaSet, StatefulSet, DaemonSet; coordination.k8s.io/v1 Lease; events.k8s.io/v1 Event
- * (pod templates inside workloads included). Any other kind gets {@link #none()}: as in kube-apiserver,
+ * (pod templates inside workloads included); rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding,
+ * ClusterRoleBinding and apiextensions.k8s.io/v1 CustomResourceDefinition (no tags: lists replaced). Any other kind gets {@link #none()}: as in kube-apiserver,
  * strategic merge patch is then refused (415; custom resources only accept JSON patch, merge patch and
  * apply), while server-side apply still works with every map merged key by key and every list atomic.
  *
