@@ -43,7 +43,7 @@ public class KubernetesApiException extends RuntimeException {
 
     private final int code;
     /** Never null; made here when the server sent none (see {@link #hasServerStatus()}). */
-    private final transient Status status;
+    private final Status status;
     private final String method;
     private final String path;
     private final boolean serverStatus;
