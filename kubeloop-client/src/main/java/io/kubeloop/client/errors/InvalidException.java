@@ -1,6 +1,7 @@
 package io.kubeloop.client.errors;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * 422 Invalid: the object failed validation, e.g.
@@ -31,6 +32,7 @@ public class InvalidException extends KubernetesApiException {
             return List.of();
         }
         return details.getCauses().stream()
+                .filter(Objects::nonNull)
                 .map(c -> new Cause(orEmpty(c.getField()), orEmpty(c.getReason()), orEmpty(c.getMessage())))
                 .toList();
     }
