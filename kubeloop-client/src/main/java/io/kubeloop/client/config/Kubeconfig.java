@@ -161,7 +161,7 @@ final class Kubeconfig {
             return null;
         }
         try {
-            return Base64.getMimeDecoder().decode(s.strip());
+            return Base64.getDecoder().decode(s.replaceAll("\\s", ""));
         } catch (IllegalArgumentException ex) {
             throw new ConfigException(e.where() + ": " + field + " is not valid base64");
         }

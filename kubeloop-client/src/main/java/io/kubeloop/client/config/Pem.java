@@ -42,7 +42,7 @@ final class Pem {
                 body = blank < 0 ? "" : body.substring(blank);
             }
             try {
-                blocks.add(new Block(type, headers, Base64.getMimeDecoder().decode(body.strip())));
+                blocks.add(new Block(type, headers, Base64.getDecoder().decode(body.replaceAll("\\s", ""))));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("the PEM block " + type + " is not valid base64");
             }
