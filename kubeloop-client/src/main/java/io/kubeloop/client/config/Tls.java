@@ -220,18 +220,31 @@ final class Tls {
         }
     }
 
-    /** Shows the supplier's current certificate, if any, whatever the server asks for (as Go does with one cert). */
+    /**
+     * Shows the supplier's current certificate, if any, whatever the server asks for (as Go does with one
+     * cert). A supplier that fails (an exec plugin that cannot run) means no certificate here: the same
+     * failure reaches the caller through {@link Credentials#authorization()}, which the transport asks before
+     * each request, with its message intact rather than buried in a handshake error.
+     */
     static final class DynamicKeyManager extends X509ExtendedKeyManager {
         private static final String ALIAS = "client";
-        private final Supplier<Optional<ClientKey>> current;
+        private final Supplier<Optional<ClientKey>> supplier;
 
-        DynamicKeyManager(Supplier<Optional<ClientKey>> current) {
-            this.current = current;
+        DynamicKeyManager(Supplier<Optional<ClientKey>> supplier) {
+            this.supplier = supplier;
+        }
+
+        private Optional<ClientKey> current() {
+            try {
+                return supplier.get();
+            } catch (ConfigException e) {
+                return Optional.empty();
+            }
         }
 
         @Override
         public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-            return current.get().isPresent() ? ALIAS : null;
+            return current().isPresent() ? ALIAS : null;
         }
 
         @Override
@@ -241,17 +254,17 @@ final class Tls {
 
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return current.get().isPresent() ? new String[] {ALIAS} : null;
+            return current().isPresent() ? new String[] {ALIAS} : null;
         }
 
         @Override
         public X509Certificate[] getCertificateChain(String alias) {
-            return current.get().map(k -> k.chain().toArray(new X509Certificate[0])).orElse(null);
+            return current().map(k -> k.chain().toArray(new X509Certificate[0])).orElse(null);
         }
 
         @Override
         public PrivateKey getPrivateKey(String alias) {
-            return current.get().map(ClientKey::key).orElse(null);
+            return current().map(ClientKey::key).orElse(null);
         }
 
         @Override
