@@ -17,7 +17,7 @@ final class Pem {
     private Pem() {}
 
     static List<Block> read(byte[] pem) {
-        String text = new String(pem, StandardCharsets.US_ASCII);
+        String text = new String(pem, StandardCharsets.US_ASCII).replace("\r\n", "\n");
         List<Block> blocks = new ArrayList<>();
         int from = 0;
         while (true) {

@@ -70,6 +70,11 @@ class ClientCertificateAndTlsTest {
             out.add(new KeyCase("EC " + curve[0] + " SEC1 after EC PARAMETERS",
                     TestPki.pem("EC PARAMETERS", TestPki.oid(curve[1])) + TestPki.sec1(ec, curve[1]), TestPki.pem(cert), cn));
         }
+        KeyPair ed = TestPki.ed25519();
+        X509Certificate edCert = TestPki.selfSigned(ed, "ed-user", List.of(), List.of());
+        out.add(new KeyCase("Ed25519 PKCS#8", TestPki.pkcs8(ed.getPrivate()), TestPki.pem(edCert), "ed-user"));
+        out.add(new KeyCase("RSA PKCS#1 with CRLF line ends", TestPki.pkcs1(rsa.getPrivate()).replace("\n", "\r\n"),
+                TestPki.pem(rsaCert).replace("\n", "\r\n"), "rsa-user"));
         return List.copyOf(out);
     }
 
@@ -148,6 +153,24 @@ class ClientCertificateAndTlsTest {
         ClientConfig untrusted = ClientConfig.builder().server(server.url("127.0.0.1")).tlsServerName("kube.example")
                 .build();
         assertThatThrownBy(() -> TlsTestServer.call(untrusted)).isInstanceOf(SSLHandshakeException.class);
+    }
+
+    @Test
+    void kubeconfigTlsServerNameAndInsecure(@TempDir Path dir) throws Exception {
+        String url = server.url("127.0.0.1").toString();
+        String ca = "    certificate-authority-data: " + b64(server.caPem()) + "\n";
+        Path good = Files.writeString(dir.resolve("good"), Kubeconfigs.single(url, ca + "    tls-server-name: kube.example\n", ""));
+        ClientConfig c = ClientConfig.fromKubeconfig(good);
+        assertThat(c.tlsServerName()).contains("kube.example");
+        assertThat(TlsTestServer.call(c)).startsWith("client=none");
+        Path bad = Files.writeString(dir.resolve("bad"), Kubeconfigs.single(url, ca + "    tls-server-name: other.example\n", ""));
+        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(bad))).isInstanceOf(SSLHandshakeException.class);
+        Path insecure = Files.writeString(dir.resolve("insecure"), Kubeconfigs.single(url, "    insecure-skip-tls-verify: true\n", ""));
+        ClientConfig i = ClientConfig.fromKubeconfig(insecure);
+        assertThat(i.insecureSkipTlsVerify()).isTrue();
+        assertThat(TlsTestServer.call(i)).startsWith("client=none");
+        Path none = Files.writeString(dir.resolve("none"), Kubeconfigs.single(url, "", ""));
+        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(none))).isInstanceOf(SSLHandshakeException.class);
     }
 
     @Test

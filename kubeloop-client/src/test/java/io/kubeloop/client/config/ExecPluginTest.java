@@ -85,6 +85,33 @@ class ExecPluginTest {
     }
 
     @Test
+    void concurrentRequestsRunThePluginOnce() throws Exception {
+        Path slow = script("slow.sh", """
+                #!/bin/sh
+                echo run >> "$COUNTER"
+                i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
+                printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'
+                """);
+        Credentials creds = config(ExecConfig.of(ExecConfig.V1, slow.toString())
+                .withEnv(Map.of("COUNTER", dir.resolve("count").toString()))).credentials();
+        int threads = 8;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<java.util.concurrent.Future<java.util.Optional<String>>> results = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+            for (int i = 0; i < threads; i++) {
+                results.add(pool.submit(() -> {
+                    start.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    return creds.authorization();
+                }));
+            }
+            for (var r : results) {
+                assertThat(r.get(30, java.util.concurrent.TimeUnit.SECONDS)).contains("Bearer t");
+            }
+        }
+        assertThat(Files.readAllLines(dir.resolve("count"))).hasSize(1);
+    }
+
+    @Test
     void withoutExpiryTheCredentialIsKeptUntilInvalidated() throws Exception {
         ClientConfig c = config(ExecConfig.of(ExecConfig.V1, tokenPlugin().toString(), "bob").withEnv(env(ExecConfig.V1, "")));
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-1");

@@ -36,10 +36,16 @@ final class TestPki {
         return generate("EC", curve);
     }
 
+    static KeyPair ed25519() {
+        return generate("Ed25519", null);
+    }
+
     private static KeyPair generate(String alg, String curve) {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance(alg);
-            if (curve == null) {
+            if (alg.equals("Ed25519")) {
+                // no parameters
+            } else if (curve == null) {
                 g.initialize(2048);
             } else {
                 g.initialize(new ECGenParameterSpec(curve));
@@ -124,10 +130,17 @@ final class TestPki {
     /** A self-signed v3 certificate for {@code pair} with the given DNS and IP subjectAltNames. */
     static X509Certificate selfSigned(KeyPair pair, String cn, List<String> dns, List<String> ips) {
         try {
-            String sigAlg = pair.getPrivate().getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
-            byte[] algId = pair.getPrivate().getAlgorithm().equals("RSA")
-                    ? seq(oid("1.2.840.113549.1.1.11"), new byte[] {5, 0})
-                    : seq(oid("1.2.840.10045.4.3.2"));
+            String keyAlg = pair.getPrivate().getAlgorithm();
+            String sigAlg = switch (keyAlg) {
+                case "RSA" -> "SHA256withRSA";
+                case "EdDSA", "Ed25519" -> "Ed25519";
+                default -> "SHA256withECDSA";
+            };
+            byte[] algId = switch (sigAlg) {
+                case "SHA256withRSA" -> seq(oid("1.2.840.113549.1.1.11"), new byte[] {5, 0});
+                case "Ed25519" -> seq(oid("1.3.101.112"));
+                default -> seq(oid("1.2.840.10045.4.3.2"));
+            };
             byte[] name = seq(set(seq(oid("2.5.4.3"), tlv(0x0C, cn.getBytes()))));
             Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             DateTimeFormatter utc = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
