@@ -11,6 +11,7 @@ import tools.jackson.core.exc.JacksonIOException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * Decodes a list response ({@code PodList}, {@code ConfigMapList}, any {@code <Kind>List}) item by item with
@@ -34,10 +35,14 @@ public final class ListDecoder<T> {
 
     private final Class<T> type;
     private final ObjectMapper mapper;
+    private final ObjectReader items;
+    private final ObjectReader listMeta;
 
     private ListDecoder(Class<T> type, ObjectMapper mapper) {
         this.type = Objects.requireNonNull(type, "type");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
+        this.items = Json.valueReader(mapper, type);
+        this.listMeta = Json.valueReader(mapper, ListMeta.class);
     }
 
     /** A decoder of items to {@code type}, with a mapper that ignores unknown properties. */
@@ -71,7 +76,7 @@ public final class ListDecoder<T> {
                 JsonToken value = parser.nextToken();
                 switch (name) {
                     case "kind" -> kind = value == JsonToken.VALUE_STRING ? parser.getString() : null;
-                    case "metadata" -> meta = value == JsonToken.VALUE_NULL ? null : mapper.readValue(parser, ListMeta.class);
+                    case "metadata" -> meta = value == JsonToken.VALUE_NULL ? null : listMeta.<ListMeta>readValue(parser);
                     case "items" -> {
                         if (value == JsonToken.VALUE_NULL) {
                             continue;
@@ -83,7 +88,7 @@ public final class ListDecoder<T> {
                             if (item != JsonToken.START_OBJECT) {
                                 throw fail(parser, items, "an item must be an object, found " + item);
                             }
-                            T decoded = mapper.readValue(parser, type);
+                            T decoded = this.items.readValue(parser);
                             items++;
                             onItem.accept(decoded);
                         }

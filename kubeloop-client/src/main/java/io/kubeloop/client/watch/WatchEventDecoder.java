@@ -12,6 +12,7 @@ import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * Decodes a watch response body ({@code application/json}: one {@code {"type":...,"object":...}} document per
@@ -38,6 +39,13 @@ public final class WatchEventDecoder<T> {
     private final InputStream body;
     private final Class<T> type;
     private final ObjectMapper mapper;
+    /**
+     * Readers of one value from the shared parser; trailing tokens are the rest of the stream, not an error
+     * (Jackson 3 fails on them by default).
+     */
+    private final ObjectReader objects;
+    private final ObjectReader statuses;
+    private final ObjectReader trees;
     /** Prefixes every message: what is watched, or nothing. */
     private final String context;
     /** Null until the first {@link #next()}. */
@@ -53,6 +61,9 @@ public final class WatchEventDecoder<T> {
         this.type = Objects.requireNonNull(type, "type");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.context = context;
+        this.objects = Json.valueReader(mapper, type);
+        this.statuses = Json.valueReader(mapper, Status.class);
+        this.trees = Json.valueReader(mapper, JsonNode.class);
     }
 
     /** A decoder of {@code body} to {@code type}, with a mapper that ignores unknown properties. */
@@ -141,7 +152,7 @@ public final class WatchEventDecoder<T> {
                     if (eventType != null) {
                         decoded = decode(eventType);
                     } else {
-                        early = mapper.readTree(parser);
+                        early = trees.readValue(parser);
                     }
                 }
                 default -> parser.skipChildren();
@@ -174,17 +185,17 @@ public final class WatchEventDecoder<T> {
     /** Decodes the object whose START_OBJECT is the current token. */
     private WatchEvent<T> decode(WatchEventType eventType) {
         return switch (eventType) {
-            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, mapper.readValue(parser, type));
-            case BOOKMARK -> bookmark(mapper.readTree(parser));
-            case ERROR -> new WatchEvent.Error<>(mapper.readValue(parser, Status.class));
+            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, objects.<T>readValue(parser));
+            case BOOKMARK -> bookmark(trees.<JsonNode>readValue(parser));
+            case ERROR -> new WatchEvent.Error<>(statuses.<Status>readValue(parser));
         };
     }
 
     private WatchEvent<T> fromTree(WatchEventType eventType, JsonNode object) {
         return switch (eventType) {
-            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, mapper.treeToValue(object, type));
+            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, objects.<T>readValue(object));
             case BOOKMARK -> bookmark(object);
-            case ERROR -> new WatchEvent.Error<>(mapper.treeToValue(object, Status.class));
+            case ERROR -> new WatchEvent.Error<>(statuses.<Status>readValue(object));
         };
     }
 
