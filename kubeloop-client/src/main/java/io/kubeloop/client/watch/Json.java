@@ -1,5 +1,6 @@
 package io.kubeloop.client.watch;
 
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
@@ -27,12 +28,27 @@ final class Json {
         return mapper.readerFor(type).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
-    /** A bounded excerpt of a Jackson message: a malformed token may be part of an object's data. */
-    static String excerpt(String message) {
-        if (message == null) {
+    /**
+     * A Jackson error for a message, without the data it quotes: a malformed token or a mistyped value may be a
+     * Secret's data, which must never reach an exception message. Jackson quotes values in {@code "..."} or
+     * {@code '...'} and names types in backticks, which are kept; the path names the fields. Bounded in length.
+     */
+    static String describe(JacksonException e) {
+        String message = redact(e.getOriginalMessage());
+        String path = e.getPath().isEmpty() ? "" : " (at " + redact(e.getPathReference()) + ")";
+        return bounded(message + path);
+    }
+
+    /** Quoted text replaced by {@code "..."}, bounded in length. */
+    static String redact(String text) {
+        if (text == null) {
             return "";
         }
-        String oneLine = message.replace('\n', ' ');
-        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
+        return bounded(text.replaceAll("\"[^\"]*\"", "\"...\"").replaceAll("'[^']*'", "'...'"));
+    }
+
+    private static String bounded(String text) {
+        String oneLine = text.replace('\n', ' ');
+        return oneLine.length() <= 300 ? oneLine : oneLine.substring(0, 300) + "...";
     }
 }

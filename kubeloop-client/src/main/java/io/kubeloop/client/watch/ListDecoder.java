@@ -103,15 +103,15 @@ public final class ListDecoder<T> {
             return new ListPage(kind, meta == null ? null : meta.getResourceVersion(),
                     meta == null ? null : meta.getContinue(), meta == null ? null : meta.getRemainingItemCount(), items);
         } catch (UnexpectedEndOfInputException e) {
-            throw fail(parser, items, "the body ended inside the list (truncated): " + Json.excerpt(e.getOriginalMessage()), e);
+            throw fail(parser, items, "the body ended inside the list (truncated): " + Json.describe(e), e);
         } catch (JacksonIOException e) {
             throw new WatchException("reading the list failed after " + items + " items at byte " + offset(parser)
                     + ": " + e.getCause(), e.getCause());
         } catch (StreamReadException e) {
-            throw fail(parser, items, "malformed JSON: " + Json.excerpt(e.getOriginalMessage()), e);
+            throw fail(parser, items, "malformed JSON: " + Json.describe(e), e);
         } catch (JacksonException e) {
             throw fail(parser, items, "it does not decode to " + type.getSimpleName() + ": "
-                    + Json.excerpt(e.getOriginalMessage()), e);
+                    + Json.describe(e), e);
         }
     }
 

@@ -108,16 +108,16 @@ public final class WatchEventDecoder<T> {
             failure = e;
             throw e;
         } catch (UnexpectedEndOfInputException e) {
-            throw fail("the stream ended inside the event (truncated): " + Json.excerpt(e.getOriginalMessage()), e);
+            throw fail("the stream ended inside the event (truncated): " + Json.describe(e), e);
         } catch (JacksonIOException e) {
             failure = new WatchException(context + "reading the watch stream failed after " + events + " events at byte "
                     + offset() + ": " + e.getCause(), e.getCause());
             throw failure;
         } catch (StreamReadException e) {
-            throw fail("malformed JSON: " + Json.excerpt(e.getOriginalMessage()), e);
+            throw fail("malformed JSON: " + Json.describe(e), e);
         } catch (JacksonException e) {
             throw fail("its object does not decode to " + type.getSimpleName() + ": "
-                    + Json.excerpt(e.getOriginalMessage()), e);
+                    + Json.describe(e), e);
         }
     }
 
@@ -177,9 +177,15 @@ public final class WatchEventDecoder<T> {
             case "DELETED" -> WatchEventType.DELETED;
             case "BOOKMARK" -> WatchEventType.BOOKMARK;
             case "ERROR" -> WatchEventType.ERROR;
-            default -> throw fail("unknown event type \"" + Json.excerpt(name)
-                    + "\" (expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR)", null);
+            default -> throw fail("unknown event type " + printable(name)
+                    + " (expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR)", null);
         };
+    }
+
+    /** An event type is echoed only when it looks like one: a short word. */
+    private static String printable(String name) {
+        return name.length() <= 32 && name.matches("[A-Za-z_-]*") ? "\"" + name + "\""
+                : "(a string of " + name.length() + " characters)";
     }
 
     /** Decodes the object whose START_OBJECT is the current token. */

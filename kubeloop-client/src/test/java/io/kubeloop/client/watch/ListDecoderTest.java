@@ -91,4 +91,13 @@ class ListDecoderTest {
         })).isSameAs(full);
         assertThat(names).containsExactly("a");
     }
+
+    @Test
+    void decodeErrorsNeverQuoteTheItemsData() {
+        String bad = "{\"items\":[{\"kind\":\"Secret\",\"immutable\":\"s3cr3t-t0ken\"}]}";
+
+        assertThatThrownBy(() -> ListDecoder.of(io.fabric8.kubernetes.api.model.Secret.class).decode(Streams.of(bad), s -> {}))
+                .isInstanceOf(WatchDecodeException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains("list item 1").doesNotContain("s3cr3t"));
+    }
 }

@@ -238,4 +238,18 @@ class WatchEventDecoderTest {
         assertThat(cm.getMetadata().getLabels()).hasSize(10_000).containsEntry("label-9999", "v9999");
         assertThat(((WatchEvent.Change<ConfigMap>) events.get(1)).object().getMetadata().getName()).isEqualTo("small");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":s3cr3t-t0ken}}}",
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"immutable\":\"s3cr3t-t0ken\"}}",
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken",
+        "{\"type\":\"s3cr3t-t0ken\",\"object\":{}}",
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken\"}}} s3cr3t-t0ken"
+    })
+    void decodeErrorsNeverQuoteTheObjectsData(String stream) {
+        assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of(stream), io.fabric8.kubernetes.api.model.Secret.class)))
+                .isInstanceOf(WatchDecodeException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains("watch event").doesNotContain("s3cr3t"));
+    }
 }
