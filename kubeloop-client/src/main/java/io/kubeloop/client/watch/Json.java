@@ -35,7 +35,8 @@ final class Json {
      */
     static String describe(JacksonException e) {
         String message = redact(e.getOriginalMessage());
-        String path = e.getPath().isEmpty() ? "" : " (at " + redact(e.getPathReference()) + ")";
+        // The path names fields and map keys (schema, not values) and is kept.
+        String path = e.getPath().isEmpty() ? "" : " (at " + e.getPathReference() + ")";
         return bounded(message + path);
     }
 
