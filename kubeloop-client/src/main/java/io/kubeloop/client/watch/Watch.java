@@ -1,0 +1,354 @@
+package io.kubeloop.client.watch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * An open watch: events decoded from a watch response body on a reading thread of their own, handed to the
+ * consumer through a bounded queue, with a guard against connections that die silently.
+ *
+ * <pre>{@code
+ * HttpResponse<InputStream> response = http.send(request, BodyHandlers.ofInputStream());
+ * try (Watch<Pod> watch = Watch.builder(response.body(), Pod.class).description("pods in default").start()) {
+ *     for (WatchEvent<Pod> event : watch) {
+ *         ...
+ *     }
+ *     // the server ended the watch (timeoutSeconds, a restart): watch again from the last resourceVersion
+ * } catch (WatchException e) {
+ *     // the stream failed, was malformed or went idle: watch again from the last resourceVersion
+ * }
+ * }</pre>
+ *
+ * <p><b>End.</b> When the server ends the body cleanly, {@link #next()} returns the events still queued and then
+ * {@code null}, and iteration ends. ERROR events ({@code 410 Expired}) are delivered as {@link WatchEvent.Error}
+ * like any other; the stream normally ends right after them.
+ *
+ * <p><b>Failure.</b> When the stream cannot be read or decoded, or goes idle, the events decoded before the
+ * failure are delivered first, and then every call of {@code next()} throws the same {@link WatchException}.
+ *
+ * <p><b>Idle rule.</b> A watch whose reader waits for bytes longer than the idle timeout (default
+ * {@link #DEFAULT_IDLE_TIMEOUT}) is closed and fails with a {@link WatchIdleTimeoutException}, so that a caller
+ * reconnects instead of waiting forever on a dead connection (the Java clients' most common failure). The timeout
+ * must be longer than the server's bookmark interval (one minute on kube-apiserver, which sends bookmarks only
+ * when the watch asked with {@code allowWatchBookmarks=true}): a watch without bookmarks on a quiet resource is
+ * closed after the idle timeout, and the caller simply watches again. Time spent waiting for a slow consumer does
+ * not count: the reader is not reading then. The rule is checked by one shared daemon thread,
+ * {@code kubeloop-watch-idle}, against the builder's {@link InstantSource}.
+ *
+ * <p><b>Close.</b> {@link #close()} may be called from any thread, at any time, any number of times: it closes
+ * the body at once, which releases the reading thread and the connection, drops the queued events and makes
+ * {@code next()} return {@code null}.
+ *
+ * <p>One consumer thread at a time; {@code close()} from any thread.
+ *
+ * @param <T> the type ADDED, MODIFIED and DELETED objects are decoded to
+ */
+public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
+
+    /**
+     * Five minutes: five of kube-apiserver's bookmark intervals, so that a few late bookmarks do not close a
+     * healthy watch, and about the lifetime client-go gives a watch anyway (a random 5–10 minutes).
+     */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+
+    /** Events decoded ahead of the consumer; beyond this the reader stops reading and TCP pushes back. */
+    static final int QUEUE_CAPACITY = 256;
+
+    private static final AtomicLong THREADS = new AtomicLong();
+    /** Wakes a consumer blocked on the queue so that it looks at {@link #outcome}. */
+    private static final Object WAKE = new Object();
+    private static final Outcome ENDED = new Outcome(null);
+
+    /** How the reading ended; null while the reader runs. {@code failure} null means a clean end. */
+    private record Outcome(WatchException failure) {}
+
+    private final IdleTrackingInputStream body;
+    private final WatchEventDecoder<T> decoder;
+    private final String description;
+    private final Duration idleTimeout;
+    private final InstantSource clock;
+    /** Decoded events, then WAKE. Invariant: the reader puts nothing after {@link #outcome} is set. */
+    private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+    /** Set once: first of the clean end, a read or decode failure, the idle rule, close(). */
+    private final AtomicReference<Outcome> outcome = new AtomicReference<>();
+    private volatile boolean closed;
+    private final Thread reader;
+    private final ScheduledFuture<?> idleCheck;
+
+    private Watch(Builder<T> b) {
+        this.clock = b.clock;
+        this.idleTimeout = b.idleTimeout;
+        this.description = b.description;
+        this.body = new IdleTrackingInputStream(b.body, b.clock);
+        this.decoder = new WatchEventDecoder<>(body, b.type, b.mapper, b.description + ": ");
+        ThreadFactory threads = b.threadFactory != null ? b.threadFactory
+                : Thread.ofVirtual().name("kubeloop-watch-" + THREADS.incrementAndGet()).factory();
+        this.reader = threads.newThread(this::read);
+        this.idleCheck = IdleWatchdog.schedule(this::checkIdle, idleTimeout);
+        reader.start();
+    }
+
+    /** A watch of the response body {@code body}, decoding objects to {@code type}. */
+    public static <T> Builder<T> builder(InputStream body, Class<T> type) {
+        return new Builder<>(body, type);
+    }
+
+    /** A watch of {@code body} with the defaults: started now. */
+    public static <T> Watch<T> start(InputStream body, Class<T> type) {
+        return builder(body, type).start();
+    }
+
+    /**
+     * The next event, blocking until one arrives; {@code null} when the watch has ended (the server ended the
+     * stream, or {@link #close()} was called).
+     *
+     * @throws WatchException the stream failed, was malformed or went idle
+     */
+    public WatchEvent<T> next() throws InterruptedException {
+        return poll(Long.MAX_VALUE);
+    }
+
+    /**
+     * The next event, waiting at most {@code timeout}; {@code null} when the watch has ended or nothing arrived in
+     * time ({@link #isDone()} tells which).
+     *
+     * @throws WatchException the stream failed, was malformed or went idle
+     */
+    public WatchEvent<T> next(Duration timeout) throws InterruptedException {
+        return poll(timeout.isNegative() ? 0 : timeout.toNanos());
+    }
+
+    /**
+     * True once nothing more will be read from the stream: it ended, failed, went idle or was closed. Events
+     * read before may still be queued for {@link #next()}.
+     */
+    public boolean isDone() {
+        return outcome.get() != null;
+    }
+
+    /** How long this watch may go without receiving a byte. */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /**
+     * Iterates until the watch ends; {@code hasNext()} blocks. A failure is thrown as its
+     * {@link WatchException}; an interrupt as a {@code WatchException}, with the thread's interrupt status set.
+     */
+    @Override
+    public Iterator<WatchEvent<T>> iterator() {
+        return new Iterator<>() {
+            private WatchEvent<T> ahead;
+            private boolean ended;
+
+            @Override
+            public boolean hasNext() {
+                if (ahead == null && !ended) {
+                    try {
+                        ahead = Watch.this.next();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new WatchException("interrupted while waiting for an event of " + description, e);
+                    }
+                    ended = ahead == null;
+                }
+                return ahead != null;
+            }
+
+            @Override
+            public WatchEvent<T> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException(description + " has ended");
+                }
+                WatchEvent<T> event = ahead;
+                ahead = null;
+                return event;
+            }
+        };
+    }
+
+    /**
+     * Closes the response body (releasing the reading thread and the connection at once) and ends the watch:
+     * {@code next()} returns {@code null} from now on. Idempotent; callable from any thread.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        finish(ENDED);
+        stopReading();
+        queue.clear();
+        queue.offer(WAKE);
+    }
+
+    @Override
+    public String toString() {
+        return "Watch[" + description + ", " + (closed ? "closed" : isDone() ? "done" : "open") + "]";
+    }
+
+    @SuppressWarnings("unchecked")
+    private WatchEvent<T> poll(long timeoutNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            if (closed) {
+                return null;
+            }
+            Outcome done = outcome.get();
+            Object item;
+            if (done != null) {
+                // Everything the reader will ever queue is queued: no waiting.
+                item = queue.poll();
+            } else {
+                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return null;
+                }
+                item = queue.poll(remaining, TimeUnit.NANOSECONDS);
+            }
+            if (item instanceof WatchEvent<?> event) {
+                return closed ? null : (WatchEvent<T>) event;
+            }
+            if (item == null && done != null) {
+                if (done.failure() != null) {
+                    throw done.failure();
+                }
+                return null;
+            }
+            // WAKE, or a timed-out poll: look again.
+        }
+    }
+
+    /** The reading thread: decode until the end, a failure or close. */
+    private void read() {
+        try {
+            for (WatchEvent<T> event = decoder.next(); event != null; event = decoder.next()) {
+                if (outcome.get() != null) {
+                    return;
+                }
+                queue.put(event);
+            }
+            finish(ENDED);
+        } catch (InterruptedException closedMeanwhile) {
+            // Only close() and the idle rule interrupt the reader, after setting the outcome.
+        } catch (WatchException e) {
+            // After close() or the idle rule, the stream's failure is their consequence, and finish() ignores it.
+            finish(new Outcome(e));
+        } catch (RuntimeException e) {
+            finish(new Outcome(new WatchException(description + " failed: " + e, e)));
+        } finally {
+            idleCheck.cancel(false);
+            closeBody();
+        }
+    }
+
+    private void checkIdle() {
+        try {
+            long waited = body.waitingMillis(clock.millis());
+            if (waited >= idleTimeout.toMillis() && finish(new Outcome(new WatchIdleTimeoutException(description
+                    + " received no bytes for " + Duration.ofMillis(waited) + " (idle timeout " + idleTimeout
+                    + "); closed it so that the caller watches again", idleTimeout)))) {
+                stopReading();
+            }
+        } catch (RuntimeException e) {
+            // A failing check must not cancel the periodic task (the scheduler would suppress it silently).
+        }
+    }
+
+    /** Sets the outcome if none is set yet, and wakes the consumer. */
+    private boolean finish(Outcome o) {
+        if (!outcome.compareAndSet(null, o)) {
+            return false;
+        }
+        queue.offer(WAKE); // if the queue is full, the consumer is not waiting and sees the outcome next time
+        return true;
+    }
+
+    private void stopReading() {
+        idleCheck.cancel(false);
+        reader.interrupt();
+        closeBody();
+    }
+
+    private void closeBody() {
+        try {
+            body.close();
+        } catch (IOException | RuntimeException ignored) {
+            // Closing is best effort; the reader is interrupted anyway.
+        }
+    }
+
+    /** Options of a {@link Watch}; {@link #start()} starts reading. */
+    public static final class Builder<T> {
+        private final InputStream body;
+        private final Class<T> type;
+        private ObjectMapper mapper = Json.MAPPER;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private InstantSource clock = InstantSource.system();
+        private ThreadFactory threadFactory;
+        private String description = "watch";
+
+        private Builder(InputStream body, Class<T> type) {
+            this.body = Objects.requireNonNull(body, "body");
+            this.type = Objects.requireNonNull(type, "type");
+        }
+
+        /** The mapper objects are decoded with; by default one that ignores unknown properties. */
+        public Builder<T> mapper(ObjectMapper mapper) {
+            this.mapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /**
+         * How long the watch may receive no bytes before it is closed with a {@link WatchIdleTimeoutException};
+         * longer than the server's bookmark interval. Default {@link Watch#DEFAULT_IDLE_TIMEOUT}.
+         */
+        public Builder<T> idleTimeout(Duration idleTimeout) {
+            if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
+                throw new IllegalArgumentException("idleTimeout must be positive, was " + idleTimeout);
+            }
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /** The clock the idle rule reads; the system clock by default. */
+        public Builder<T> clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Makes the reading thread; by default a virtual thread named {@code kubeloop-watch-<n>}. */
+        public Builder<T> threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /**
+         * What is watched, for messages and {@code toString()}, e.g. {@code "watch of pods in default"}. Never a
+         * credential (a URL with a token in its query, say).
+         */
+        public Builder<T> description(String description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /** Starts the reading thread and the idle rule. */
+        public Watch<T> start() {
+            return new Watch<>(this);
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.kubeloop.client.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.model.WatchEventType;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Watches and lists of pods over real HTTP against the embedded API server, with a plain JDK HttpClient. */
+class WatchIT {
+
+    private static final String PODS = "/api/v1/namespaces/default/pods";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private EmbeddedApiServer server;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(200)).start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.faults().clear();
+        server.close();
+    }
+
+    @Test
+    void createUpdateDeleteArriveAsTypedPodsBetweenBookmarks() throws Exception {
+        String rv = listResourceVersion();
+        try (Watch<Pod> watch = watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv, Duration.ofMinutes(1))) {
+            Pod created = Json.MAPPER.readValue(send("POST", PODS, pod("web-1")), Pod.class);
+            created.getMetadata().setLabels(java.util.Map.of("tier", "front"));
+            send("PUT", PODS + "/web-1", Json.MAPPER.writeValueAsString(created));
+            send("DELETE", PODS + "/web-1", null);
+
+            List<WatchEvent.Change<Pod>> changes = new ArrayList<>();
+            List<WatchEvent.Bookmark<Pod>> bookmarks = new ArrayList<>();
+            while (changes.size() < 3 || bookmarks.size() < 2) {
+                switch (next(watch)) {
+                    case WatchEvent.Change<Pod> c -> changes.add(c);
+                    case WatchEvent.Bookmark<Pod> b -> bookmarks.add(b);
+                    case WatchEvent.Error<Pod> e -> throw new AssertionError("unexpected " + e);
+                }
+            }
+            assertThat(changes).extracting(WatchEvent.Change::type)
+                    .containsExactly(WatchEventType.ADDED, WatchEventType.MODIFIED, WatchEventType.DELETED);
+            assertThat(changes).extracting(c -> c.object().getMetadata().getName()).containsOnly("web-1");
+            assertThat(changes.get(1).object().getMetadata().getLabels()).containsEntry("tier", "front");
+            assertThat(changes.get(0).object().getSpec().getContainers().get(0).getImage()).isEqualTo("nginx");
+            List<Long> rvs = changes.stream().map(c -> Long.parseLong(c.object().getMetadata().getResourceVersion())).toList();
+            assertThat(rvs).isSorted().doesNotHaveDuplicates();
+            assertThat(bookmarks).allSatisfy(b -> assertThat(b.initialEventsEnd()).isFalse());
+            assertThat(Long.parseLong(bookmarks.getLast().resourceVersion())).isGreaterThanOrEqualTo(rvs.getLast());
+        }
+    }
+
+    @Test
+    void aStreamingListEndsItsInitialEventsWithTheAnnotatedBookmark() throws Exception {
+        send("POST", PODS, pod("a"));
+        send("POST", PODS, pod("b"));
+        try (Watch<Pod> watch = watch("?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+                + "&resourceVersionMatch=NotOlderThan", Duration.ofMinutes(1))) {
+            Set<String> initial = new HashSet<>();
+            WatchEvent<Pod> event;
+            while ((event = next(watch)) instanceof WatchEvent.Change<Pod> c) {
+                assertThat(c.type()).isEqualTo(WatchEventType.ADDED);
+                initial.add(c.object().getMetadata().getName());
+            }
+            assertThat(initial).containsExactlyInAnyOrder("a", "b");
+            assertThat(event).isInstanceOfSatisfying(WatchEvent.Bookmark.class,
+                    b -> assertThat(b.initialEventsEnd()).isTrue());
+        }
+    }
+
+    @Test
+    void watchingFromACompactedResourceVersionGivesA410ErrorEventThenTheEnd() throws Exception {
+        String old = listResourceVersion();
+        send("POST", PODS, pod("a"));
+        send("POST", PODS, pod("b"));
+        server.compact();
+
+        try (Watch<Pod> watch = watch("?watch=true&resourceVersion=" + old, Duration.ofMinutes(1))) {
+            WatchEvent<Pod> event = next(watch);
+            assertThat(event).isInstanceOfSatisfying(WatchEvent.Error.class, e -> {
+                assertThat(e.status().getCode()).isEqualTo(410);
+                assertThat(e.status().getReason()).isEqualTo("Expired");
+                assertThat(e.status().getMessage()).contains("too old resource version");
+            });
+            assertThat(watch.next(WAIT)).isNull();
+            assertThat(watch.isDone()).isTrue();
+        }
+    }
+
+    @Test
+    void theServersTimeoutEndsTheWatchNormally() throws Exception {
+        try (Watch<Pod> watch = watch("?watch=true&timeoutSeconds=1", Duration.ofMinutes(1))) {
+            assertThat(watch.next(WAIT)).isNull();
+            assertThat(watch.isDone()).isTrue();
+        }
+    }
+
+    @Test
+    void closedWatchesEndNormally() throws Exception {
+        try (Watch<Pod> watch = watch("?watch=true&resourceVersion=" + listResourceVersion(), Duration.ofMinutes(1))) {
+            send("POST", PODS, pod("a"));
+            assertThat(next(watch).type()).isEqualTo(WatchEventType.ADDED);
+
+            assertThat(server.faults().closeWatches("pods")).isEqualTo(1);
+
+            assertThat(watch.next(WAIT)).isNull();
+            assertThat(watch.isDone()).isTrue();
+        }
+    }
+
+    @Test
+    void aPartitionMakesTheIdleRuleFire() throws Exception {
+        assertIdleRuleFiresUnder(() -> server.faults().partition(Duration.ofSeconds(60)));
+    }
+
+    @Test
+    void aStallMakesTheIdleRuleFire() throws Exception {
+        assertIdleRuleFiresUnder(() -> server.faults().stall(Duration.ofSeconds(60), "pods"));
+    }
+
+    /** Bookmarks every 200 ms keep a 1 s idle timeout at bay until the fault silences the stream. */
+    private void assertIdleRuleFiresUnder(Runnable fault) throws Exception {
+        try (Watch<Pod> watch = watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + listResourceVersion(),
+                Duration.ofSeconds(1))) {
+            CompletableFuture<Throwable> failure = new CompletableFuture<>();
+            Thread consumer = Thread.ofVirtual().name("test-consumer").start(() -> {
+                try {
+                    while (watch.next() != null) {
+                        // bookmarks
+                    }
+                    failure.complete(null);
+                } catch (Throwable t) {
+                    failure.complete(t);
+                }
+            });
+            await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> !watch.isDone());
+
+            fault.run();
+
+            assertThat(failure.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                    .isInstanceOf(WatchIdleTimeoutException.class)
+                    .hasMessageContaining("received no bytes for");
+            consumer.join(WAIT);
+            assertThat(consumer.isAlive()).isFalse();
+        }
+    }
+
+    @Test
+    void closeFromAnotherThreadReleasesTheReaderAndTheConnectionAtOnce() throws Exception {
+        AtomicReference<Thread> reader = new AtomicReference<>();
+        HttpResponse<InputStream> response = http.send(get(PODS + "?watch=true&resourceVersion=" + listResourceVersion()),
+                BodyHandlers.ofInputStream());
+        Watch<Pod> watch = Watch.builder(response.body(), Pod.class).threadFactory(r -> {
+            Thread t = Thread.ofVirtual().name("it-watch-reader").unstarted(r);
+            reader.set(t);
+            return t;
+        }).start();
+        CompletableFuture<WatchEvent<Pod>> blocked = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                blocked.complete(watch.next());
+            } catch (Throwable t) {
+                blocked.completeExceptionally(t);
+            }
+        });
+        await().atMost(WAIT).until(() -> reader.get().getState() == Thread.State.WAITING);
+
+        Thread.ofVirtual().start(watch::close).join();
+
+        await().atMost(Duration.ofSeconds(5)).until(blocked::isDone);
+        assertThat(blocked.get()).isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !reader.get().isAlive());
+        // The server notices the client is gone and ends its watch: there is none left to close.
+        await().atMost(WAIT).until(() -> {
+            send("POST", PODS, pod("probe-" + System.nanoTime()));
+            return server.faults().closeWatches("pods") == 0;
+        });
+    }
+
+    @Test
+    void tenThousandPodsArriveItemByItemInPagesOf500FromOneSnapshot() throws Exception {
+        int total = 10_000;
+        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            List<Future<String>> creates = new ArrayList<>();
+            for (int i = 0; i < total; i++) {
+                String name = String.format("pod-%05d", i);
+                creates.add(pool.submit(() -> send("POST", PODS, pod(name))));
+            }
+            for (Future<String> f : creates) {
+                f.get();
+            }
+        }
+        ListDecoder<Pod> decoder = ListDecoder.of(Pod.class);
+        Set<String> names = new HashSet<>();
+        List<ListPage> pages = new ArrayList<>();
+        String token = null;
+        for (int round = 0; round < 100; round++) { // bounded: 20 pages expected
+            String query = "?limit=500" + (token == null ? "" : "&continue=" + token);
+            HttpResponse<InputStream> response = http.send(get(PODS + query), BodyHandlers.ofInputStream());
+            assertThat(response.statusCode()).isEqualTo(200);
+            ListPage page;
+            try (InputStream body = response.body()) {
+                page = decoder.decode(body, pod -> assertThat(names.add(pod.getMetadata().getName())).isTrue());
+            }
+            pages.add(page);
+            if (round == 0) {
+                send("POST", PODS, pod("late")); // after the snapshot: not in any page
+            }
+            if (!page.hasMore()) {
+                break;
+            }
+            token = page.continueToken();
+        }
+        assertThat(names).hasSize(total).doesNotContain("late");
+        assertThat(pages).hasSize(20).allSatisfy(p -> {
+            assertThat(p.itemCount()).isEqualTo(500);
+            assertThat(p.kind()).isEqualTo("PodList");
+            assertThat(p.resourceVersion()).isEqualTo(pages.getFirst().resourceVersion());
+        });
+        assertThat(pages.getFirst().remainingItemCount()).isEqualTo(total - 500L);
+        assertThat(pages.getLast().hasMore()).isFalse();
+    }
+
+    private Watch<Pod> watch(String query, Duration idleTimeout) throws Exception {
+        HttpResponse<InputStream> response = http.send(get(PODS + query), BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return Watch.builder(response.body(), Pod.class).idleTimeout(idleTimeout).description("watch of pods").start();
+    }
+
+    private static WatchEvent<Pod> next(Watch<Pod> watch) throws InterruptedException {
+        WatchEvent<Pod> event = watch.next(WAIT);
+        assertThat(event).as("an event within " + WAIT).isNotNull();
+        return event;
+    }
+
+    private String listResourceVersion() throws Exception {
+        return Json.MAPPER.readTree(send("GET", PODS, null)).path("metadata").path("resourceVersion").asString();
+    }
+
+    private HttpRequest get(String path) {
+        return HttpRequest.newBuilder(URI.create(server.url() + path)).GET().build();
+    }
+
+    private String send(String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path)).header("Content-Type", "application/json");
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> response = http.send(b.build(), BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isBetween(200, 299);
+        return response.body();
+    }
+
+    private static String pod(String name) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}";
+    }
+}
