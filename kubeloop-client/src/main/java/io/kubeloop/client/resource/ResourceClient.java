@@ -17,7 +17,9 @@ import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -50,6 +52,10 @@ public final class ResourceClient<T extends HasMetadata> {
     /** Null: all namespaces (or a cluster-scoped type). */
     private final String namespace;
     private final boolean dryRun;
+    /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
+    private final ObjectReader itemReader;
+    private static final ObjectReader LIST_META_READER = Json.MAPPER.readerFor(ListMeta.class)
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
             boolean dryRun) {
@@ -58,6 +64,7 @@ public final class ResourceClient<T extends HasMetadata> {
         this.javaType = javaType;
         this.namespace = type.namespaced() ? namespace : null;
         this.dryRun = dryRun;
+        this.itemReader = Json.MAPPER.readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     /**
@@ -361,10 +368,10 @@ public final class ResourceClient<T extends HasMetadata> {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
                 if (field.equals("metadata") && value == JsonToken.START_OBJECT) {
-                    meta = Json.MAPPER.readValue(p, ListMeta.class);
+                    meta = LIST_META_READER.readValue(p);
                 } else if (field.equals("items") && value == JsonToken.START_ARRAY) {
                     while (p.nextToken() == JsonToken.START_OBJECT) {
-                        items.add(complete(Json.MAPPER.readValue(p, javaType)));
+                        items.add(complete(itemReader.readValue(p)));
                     }
                 } else {
                     p.skipChildren();
