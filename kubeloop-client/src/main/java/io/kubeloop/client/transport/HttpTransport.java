@@ -23,7 +23,7 @@ import java.util.Objects;
  *       {@code Authorization} header the configuration's credentials give for this request;</li>
  *   <li>record {@code rest_client_requests_total} and {@code rest_client_request_duration_seconds} (until the
  *       answer's headers);</li>
- *   <li>on a 401, invalidate the credentials (a token file is re-read, an exec plugin rerun) and send the same
+ *   <li>on a 401 to a request that carried credentials, invalidate them (a token file is re-read, an exec plugin rerun) and send the same
  *       request once more — a 401 means the server did nothing, so this holds for writes too;</li>
  *   <li>ask the {@link RetryPolicy} about a failed attempt (reads only by default: 429, 503, refused or reset
  *       connections) and wait its delay through the {@link Ticker};</li>
@@ -148,8 +148,9 @@ public final class HttpTransport implements AutoCloseable {
                 }
             }
             byte[] errorBody = readBounded(response.body());
-            if (code == 401 && !reauthenticated) {
-                // The token may have rotated (file, exec plugin): read it again and try once more.
+            if (code == 401 && !reauthenticated && request.headers().firstValue("Authorization").isPresent()) {
+                // The token may have rotated (file, exec plugin): read it again and try once more. Without
+                // credentials there is nothing to refresh.
                 reauthenticated = true;
                 config.credentials().invalidate();
                 attempt--;
