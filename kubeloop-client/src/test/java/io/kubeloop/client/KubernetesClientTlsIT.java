@@ -13,6 +13,7 @@ import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.PatchOptions;
 import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.client.resource.ResourceClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -102,6 +103,16 @@ class KubernetesClientTlsIT {
     }
 
     @Test
+    void withoutCredentialsA401IsNotSentAgain() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (KubernetesClient client = KubernetesClient.builder(ClientConfig.builder().server(server.url())
+                .certificateAuthorityPem(caPem()).build()).meterRegistry(registry).build()) {
+            assertThatThrownBy(() -> client.resources(ConfigMap.class).list()).isInstanceOf(UnauthorizedException.class);
+        }
+        assertThat(registry.find("rest.client.requests").tags("code", "401").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     void aTokenRotatedUnderTheSameModificationTimeIsReadAgainAfterA401() throws Exception {
         Path token = dir.resolve("token");
         Files.writeString(token, "stale-token-value");
@@ -111,9 +122,12 @@ class KubernetesClientTlsIT {
         // rotate without changing the mtime: only the 401 → invalidate → re-read path can see the new token
         Files.writeString(token, ALICE_TOKEN);
         Files.setLastModifiedTime(token, mtime);
-        try (KubernetesClient client = KubernetesClient.create(config)) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (KubernetesClient client = KubernetesClient.builder(config).meterRegistry(registry).build()) {
             assertThat(client.resources(ConfigMap.class).get("nothing")).isEmpty();
         }
+        assertThat(registry.find("rest.client.requests").tags("code", "401").counter().count()).isEqualTo(1);
+        assertThat(registry.find("rest.client.requests").tags("code", "404").counter().count()).isEqualTo(1);
     }
 
     @Test

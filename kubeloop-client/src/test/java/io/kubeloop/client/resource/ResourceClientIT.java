@@ -123,6 +123,8 @@ class ResourceClientIT {
         assertThat(cms.list(ListOptions.builder().fieldSelector("metadata.name=cm-3").build()).items())
                 .extracting(cm -> cm.getMetadata().getName()).containsExactly("cm-3");
 
+        assertThat(cms.list(ListOptions.builder().labelSelector("app in (odd),app notin (even)").build()).items())
+                .hasSize(3);
         ListPage<ConfigMap> first = cms.list(ListOptions.builder().limit(3).build());
         assertThat(first.items()).hasSize(3);
         assertThat(first.hasMore()).isTrue();
