@@ -1,0 +1,420 @@
+package io.kubeloop.client.resource;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.kubeloop.client.errors.ExpiredException;
+import io.kubeloop.client.errors.NotFoundException;
+import io.kubeloop.client.transport.HttpTransport;
+import io.kubeloop.model.ResourceType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The verbs of one resource type, in one namespace or in all: what client-go's typed clients and
+ * {@code dynamic.ResourceInterface} offer. Get one from {@code KubernetesClient.resources(Pod.class)} or
+ * {@code genericResources(...)}.
+ *
+ * <pre>{@code
+ * ResourceClient<ConfigMap> cms = client.resources(ConfigMap.class).inNamespace("ops");
+ * ConfigMap created = cms.create(configMap);
+ * Optional<ConfigMap> found = cms.get("settings");
+ * ListPage<ConfigMap> page = cms.list(ListOptions.builder().labelSelector("app=web").limit(100).build());
+ * cms.patch("settings", PatchType.MERGE, "{\"data\":{\"k\":\"v\"}}", PatchOptions.none());
+ * cms.delete("settings", DeleteOptions.defaults());
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe: {@link #inNamespace}, {@link #inAnyNamespace} and {@link #dryRun} return new
+ * views sharing the transport. For a cluster-scoped type the namespace is ignored. Every non-2xx answer is a
+ * {@code KubernetesApiException} subclass, except a 404 for the object itself in {@link #get}, which is an empty
+ * Optional.
+ *
+ * <p>Writes take the namespace from the object when it has one; a client in one namespace refuses an object of
+ * another (as the API server would, with a 400), and a client in all namespaces needs it on the object.
+ */
+public final class ResourceClient<T extends HasMetadata> {
+
+    private final HttpTransport transport;
+    private final ResourceType type;
+    private final Class<T> javaType;
+    /** Null: all namespaces (or a cluster-scoped type). */
+    private final String namespace;
+    private final boolean dryRun;
+    /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
+    private final ObjectReader itemReader;
+    private static final ObjectReader LIST_META_READER = Json.MAPPER.readerFor(ListMeta.class)
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
+            boolean dryRun) {
+        this.transport = transport;
+        this.type = type;
+        this.javaType = javaType;
+        this.namespace = type.namespaced() ? namespace : null;
+        this.dryRun = dryRun;
+        this.itemReader = Json.MAPPER.readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    }
+
+    /**
+     * A client of {@code type}, decoding objects as {@code javaType}, in {@code namespace} (null: all). The usual
+     * way is {@code KubernetesClient.resources(...)}; this is for callers that build their own transport.
+     */
+    public static <T extends HasMetadata> ResourceClient<T> of(HttpTransport transport, ResourceType type,
+            Class<T> javaType, String namespace) {
+        return new ResourceClient<>(Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(type,
+                "type"), Objects.requireNonNull(javaType, "javaType"), namespace, false);
+    }
+
+    /** The same client in {@code namespace}. */
+    public ResourceClient<T> inNamespace(String namespace) {
+        return new ResourceClient<>(transport, type, javaType, ListOptions.requireText(namespace, "namespace"),
+                dryRun);
+    }
+
+    /** The same client across all namespaces: list and deleteCollection see every namespace. */
+    public ResourceClient<T> inAnyNamespace() {
+        return new ResourceClient<>(transport, type, javaType, null, dryRun);
+    }
+
+    /** The same client whose writes are sent with {@code dryRun=All}: validated and answered, never stored. */
+    public ResourceClient<T> dryRun() {
+        return new ResourceClient<>(transport, type, javaType, namespace, true);
+    }
+
+    /** The namespace of this client; empty for all namespaces or a cluster-scoped type. */
+    public Optional<String> namespace() {
+        return Optional.ofNullable(namespace);
+    }
+
+    /** The resource type: group, version, kind, plural, scope. */
+    public ResourceType type() {
+        return type;
+    }
+
+    /**
+     * The object {@code name}, or empty when the server answers 404 for it. A 404 that is not about this object
+     * (the resource type is not served, e.g. a CRD not installed) is thrown as {@link NotFoundException}.
+     */
+    public Optional<T> get(String name) {
+        String path = objectPath(requireNamespace("get"), name, "");
+        try {
+            return Optional.of(transport.send("GET", path, null, null, this::readObject));
+        } catch (NotFoundException e) {
+            if (e.status().getDetails() != null && name.equals(e.status().getDetails().getName())) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Every object, in one request. */
+    public ListPage<T> list() {
+        return list(ListOptions.none());
+    }
+
+    /** One page: at most {@code options.limit()} objects, from {@code options.continueToken()}. */
+    public ListPage<T> list(ListOptions options) {
+        Query q = new Query();
+        options.appendTo(q);
+        return transport.send("GET", collectionPath(namespace) + q, null, null, this::readList);
+    }
+
+    /**
+     * Every object, read page by page ({@code pageSize} a page) from one snapshot, as client-go's pager: the
+     * first page is read at {@code options}' resourceVersion; the following pages follow the {@code continue}
+     * token (without a resourceVersion, which the server refuses beside {@code continue}). If the token expires
+     * (410) before the last page, the pages read so far are dropped and the whole list is read again in one
+     * request at the requested resourceVersion — consistent, but unpaged.
+     *
+     * @return all objects, with the list's resourceVersion and no continue token
+     */
+    public ListPage<T> listAll(int pageSize, ListOptions options) {
+        if (pageSize <= 0) {
+            throw new IllegalArgumentException("pageSize must be > 0: " + pageSize);
+        }
+        List<T> items = new ArrayList<>();
+        ListOptions page = options.withPage(pageSize, options.continueToken());
+        String resourceVersion = null;
+        // Bounded by the server: each page advances the continue token; a server that repeats one is a bug
+        // we stop on rather than loop forever.
+        String previousToken = null;
+        while (true) {
+            ListPage<T> result;
+            try {
+                result = list(page);
+            } catch (ExpiredException e) {
+                if (page.continueToken() == null) {
+                    throw e;
+                }
+                ListPage<T> full = list(options.withPage(0, null));
+                return new ListPage<>(full.items(), full.resourceVersion(), null, null);
+            }
+            items.addAll(result.items());
+            if (resourceVersion == null) {
+                resourceVersion = result.resourceVersion();
+            }
+            if (!result.hasMore()) {
+                return new ListPage<>(items, resourceVersion, null, null);
+            }
+            if (result.continueToken().equals(previousToken)) {
+                throw new IllegalStateException("the server repeated the continue token of " + collectionPath(
+                        namespace));
+            }
+            previousToken = result.continueToken();
+            page = new ListOptions(options.labelSelector(), options.fieldSelector(), pageSize,
+                    result.continueToken(), null, null, options.timeoutSeconds());
+        }
+    }
+
+    /** Creates {@code object} (its {@code generateName} is honoured); returns it as stored. */
+    public T create(T object) {
+        String ns = writeNamespace(object);
+        return transport.send("POST", collectionPath(ns) + writeQuery(), "application/json",
+                Json.MAPPER.writeValueAsBytes(object), this::readObject);
+    }
+
+    /**
+     * Replaces {@code object}. With a {@code metadata.resourceVersion} the write is conditional: a stale one is
+     * a {@code ConflictException} (409); without one it overwrites whatever is stored.
+     */
+    public T update(T object) {
+        return put(object, "");
+    }
+
+    /** Replaces the {@code status} of {@code object} (the status subresource); the rest is ignored. */
+    public T updateStatus(T object) {
+        return put(object, "/status");
+    }
+
+    /**
+     * Patches object {@code name} with {@code body} in the {@code patchType} format. {@link PatchType#APPLY} needs
+     * {@code options.fieldManager()} and creates the object when it does not exist.
+     */
+    public T patch(String name, PatchType patchType, String body, PatchOptions options) {
+        Objects.requireNonNull(patchType, "patchType");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(options, "options");
+        if (patchType == PatchType.APPLY && options.fieldManager() == null) {
+            throw new IllegalArgumentException("an apply patch needs a fieldManager: PatchOptions.apply(manager)");
+        }
+        Query q = new Query();
+        if (options.dryRun() || dryRun) {
+            q.add("dryRun", "All");
+        }
+        q.add("fieldManager", options.fieldManager());
+        if (options.force()) {
+            q.add("force", "true");
+        }
+        return transport.send("PATCH", objectPath(requireNamespace("patch"), name, "") + q,
+                patchType.contentType(), body.getBytes(StandardCharsets.UTF_8), this::readObject);
+    }
+
+    /** Deletes {@code name} with the default options. */
+    public Optional<T> delete(String name) {
+        return delete(name, DeleteOptions.defaults());
+    }
+
+    /**
+     * Deletes {@code name}. Returns the object as the server answered: its final state, or the object still
+     * present with a {@code deletionTimestamp} when finalizers (or a foreground deletion) hold it; empty when
+     * the server answers with a {@code Status} instead (kube-apiserver does for some types). A failed
+     * precondition is a {@code ConflictException}, a missing object a {@code NotFoundException}.
+     */
+    public Optional<T> delete(String name, DeleteOptions options) {
+        byte[] body = Json.MAPPER.writeValueAsBytes(options.toJson(dryRun));
+        return transport.send("DELETE", objectPath(requireNamespace("delete"), name, ""), "application/json",
+                body, this::readObjectOrStatus);
+    }
+
+    /**
+     * Deletes every object {@code selection} matches (selectors only; paging options are ignored by the server)
+     * in this client's namespace, or in all. Returns the deleted objects as the server lists them.
+     */
+    public List<T> deleteCollection(ListOptions selection, DeleteOptions options) {
+        Query q = new Query();
+        q.add("labelSelector", selection.labelSelector());
+        q.add("fieldSelector", selection.fieldSelector());
+        byte[] body = Json.MAPPER.writeValueAsBytes(options.toJson(dryRun));
+        return transport.send("DELETE", collectionPath(namespace) + q, "application/json", body, this::readList)
+                .items();
+    }
+
+    /** The scale subresource of {@code name}. */
+    public Scale getScale(String name) {
+        return transport.send("GET", objectPath(requireNamespace("getScale"), name, "/scale"), null, null,
+                ResourceClient::readScale);
+    }
+
+    /** Sets the desired replicas of {@code name} through its scale subresource (unconditionally). */
+    public Scale updateScale(String name, int replicas) {
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas must be ≥ 0: " + replicas);
+        }
+        String ns = requireNamespace("updateScale");
+        ObjectNode scale = Json.MAPPER.createObjectNode();
+        scale.put("apiVersion", "autoscaling/v1");
+        scale.put("kind", "Scale");
+        ObjectNode meta = scale.putObject("metadata");
+        meta.put("name", name);
+        if (ns != null) {
+            meta.put("namespace", ns);
+        }
+        scale.putObject("spec").put("replicas", replicas);
+        return transport.send("PUT", objectPath(ns, name, "/scale") + writeQuery(), "application/json",
+                Json.MAPPER.writeValueAsBytes(scale), ResourceClient::readScale);
+    }
+
+    private T put(T object, String subresource) {
+        String ns = writeNamespace(object);
+        String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("update needs metadata.name on the " + type.kind());
+        }
+        return transport.send("PUT", objectPath(ns, name, subresource) + writeQuery(),
+                "application/json", Json.MAPPER.writeValueAsBytes(object), this::readObject);
+    }
+
+    private String writeQuery() {
+        return dryRun ? "?dryRun=All" : "";
+    }
+
+    /** The namespace of a write: the object's, else this client's; they must agree. */
+    private String writeNamespace(T object) {
+        Objects.requireNonNull(object, "object");
+        if (!type.namespaced()) {
+            return null;
+        }
+        String own = object.getMetadata() == null ? null : object.getMetadata().getNamespace();
+        if (own != null && !own.isEmpty()) {
+            if (namespace != null && !namespace.equals(own)) {
+                throw new IllegalArgumentException("the " + type.kind() + "'s namespace \"" + own
+                        + "\" is not this client's namespace \"" + namespace + "\"");
+            }
+            return own;
+        }
+        if (namespace == null) {
+            throw new IllegalArgumentException("the " + type.kind()
+                    + " has no metadata.namespace and the client is in all namespaces: use inNamespace(ns)");
+        }
+        return namespace;
+    }
+
+    private String requireNamespace(String verb) {
+        if (type.namespaced() && namespace == null) {
+            throw new IllegalStateException(verb + " of one " + type.kind()
+                    + " needs a namespace: use inNamespace(ns)");
+        }
+        return namespace;
+    }
+
+    private String collectionPath(String ns) {
+        StringBuilder sb = new StringBuilder(type.group().isEmpty() ? "/api/" + type.version()
+                : "/apis/" + type.group() + "/" + type.version());
+        if (ns != null) {
+            sb.append("/namespaces/").append(Query.encode(ns));
+        }
+        return sb.append('/').append(type.plural()).toString();
+    }
+
+    private String objectPath(String ns, String name, String subresource) {
+        ListOptions.requireText(name, "name");
+        return collectionPath(ns) + "/" + Query.encode(name) + subresource;
+    }
+
+    private T readObject(InputStream in) throws IOException {
+        try {
+            return complete(Json.MAPPER.readValue(in, javaType));
+        } catch (JacksonException e) {
+            throw new IOException("not a " + type.kind() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private Optional<T> readObjectOrStatus(InputStream in) throws IOException {
+        try {
+            JsonNode tree = Json.MAPPER.readTree(in);
+            if ("Status".equals(tree.path("kind").asString(null)) && !"Status".equals(type.kind())) {
+                return Optional.empty();
+            }
+            return Optional.of(complete(Json.MAPPER.treeToValue(tree, javaType)));
+        } catch (JacksonException e) {
+            throw new IOException("not a " + type.kind() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a list item by item from the stream: the items are bound one at a time, never as one tree. Items of
+     * a list carry no apiVersion and kind on the wire; {@link #complete} sets them.
+     */
+    private ListPage<T> readList(InputStream in) throws IOException {
+        List<T> items = new ArrayList<>();
+        ListMeta meta = null;
+        try (JsonParser p = Json.MAPPER.createParser(in)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("a " + type.listKind() + " is a JSON object");
+            }
+            while (p.nextToken() == JsonToken.PROPERTY_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("metadata") && value == JsonToken.START_OBJECT) {
+                    meta = LIST_META_READER.readValue(p);
+                } else if (field.equals("items") && value == JsonToken.START_ARRAY) {
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        items.add(complete(itemReader.readValue(p)));
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (JacksonException e) {
+            throw new IOException("not a " + type.listKind() + ": " + e.getOriginalMessage(), e);
+        }
+        if (meta == null) {
+            return new ListPage<>(items, null, null, null);
+        }
+        String token = meta.getContinue();
+        return new ListPage<>(items, meta.getResourceVersion(), token == null || token.isEmpty() ? null : token,
+                meta.getRemainingItemCount());
+    }
+
+    private T complete(T object) {
+        if (object instanceof GenericKubernetesResource g) {
+            if (g.getApiVersion() == null) {
+                g.setApiVersion(type.gvk().apiVersion());
+            }
+            if (g.getKind() == null) {
+                g.setKind(type.kind());
+            }
+        }
+        return object;
+    }
+
+    private static Scale readScale(InputStream in) throws IOException {
+        try {
+            JsonNode s = Json.MAPPER.readTree(in);
+            JsonNode m = s.path("metadata");
+            return new Scale(m.path("name").asString(null), m.path("namespace").asString(null),
+                    m.path("resourceVersion").asString(null), s.path("spec").path("replicas").asInt(0),
+                    s.path("status").path("replicas").asInt(0), s.path("status").path("selector").asString(null));
+        } catch (JacksonException e) {
+            throw new IOException("not a Scale: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ResourceClient{" + type.qualifiedName() + "/" + type.version()
+                + (namespace == null ? "" : ", namespace=" + namespace) + (dryRun ? ", dryRun" : "") + "}";
+    }
+}

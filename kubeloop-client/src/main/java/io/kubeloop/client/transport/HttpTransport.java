@@ -1,0 +1,291 @@
+package io.kubeloop.client.transport;
+
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.errors.KubernetesApiException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The client's one HTTP connection pool to one API server, and the rules every request follows:
+ *
+ * <ol>
+ *   <li>take a token from the client-side {@link RateLimiter} (the wait is recorded as
+ *       {@code rest_client_rate_limiter_duration_seconds});</li>
+ *   <li>send with {@code User-Agent: kubeloop/<version>}, {@code Accept: application/json} and the
+ *       {@code Authorization} header the configuration's credentials give for this request;</li>
+ *   <li>record {@code rest_client_requests_total} and {@code rest_client_request_duration_seconds} (until the
+ *       answer's headers);</li>
+ *   <li>on a 401 to a request that carried credentials, invalidate them (a token file is re-read, an exec plugin rerun) and send the same
+ *       request once more — a 401 means the server did nothing, so this holds for writes too;</li>
+ *   <li>ask the {@link RetryPolicy} about a failed attempt (reads only by default: 429, 503, refused or reset
+ *       connections) and wait its delay through the {@link Ticker};</li>
+ *   <li>turn every other non-2xx answer into a {@link KubernetesApiException}.</li>
+ * </ol>
+ *
+ * <p>HTTP/2 is asked for over TLS (negotiated by ALPN; a server that offers only HTTP/1.1, such as the JDK's
+ * {@code HttpsServer}, gets HTTP/1.1); plain {@code http://} always uses HTTP/1.1, never an {@code h2c} upgrade.
+ * The request timeout bounds the wait for the answer's headers, not the reading of its body.
+ *
+ * <p>Nothing here logs or keeps a header: the {@code Authorization} value lives only in the request being sent.
+ * A request that gets no answer throws {@link UncheckedIOException} naming the method and path; an
+ * interrupt throws it with an {@link InterruptedIOException} cause and the thread's interrupt status set.
+ * Thread-safe; one per client.
+ */
+public final class HttpTransport implements AutoCloseable {
+
+    /** How long to wait for a TCP (and TLS) connection: 10 s. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long to wait for an answer's headers: 60 s (a list of 10k objects on a slow server still fits). */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The largest error body read to build an exception; the rest is dropped with the connection. */
+    private static final int MAX_ERROR_BODY = 4 << 20;
+
+    /** Reads a 2xx answer's body; the stream is closed by the transport afterwards. */
+    @FunctionalInterface
+    public interface BodyReader<T> {
+        T read(InputStream body) throws IOException;
+    }
+
+    private final ClientConfig config;
+    private final HttpClient http;
+    private final String host;
+    private final Duration requestTimeout;
+    private final RateLimiter rateLimiter;
+    private final RetryPolicy retryPolicy;
+    private final ClientMetrics metrics;
+    private final Ticker ticker;
+    private final String userAgent;
+
+    private HttpTransport(Builder b) {
+        this.config = b.config;
+        boolean tls = "https".equalsIgnoreCase(config.server().getScheme());
+        this.http = config.httpClientBuilder()
+                .connectTimeout(b.connectTimeout)
+                .version(tls ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        URI server = config.server();
+        int port = server.getPort() != -1 ? server.getPort() : tls ? 443 : 80;
+        this.host = server.getHost() + ":" + port;
+        this.requestTimeout = b.requestTimeout;
+        this.rateLimiter = b.rateLimiter;
+        this.retryPolicy = b.retryPolicy;
+        this.metrics = b.metrics;
+        this.ticker = b.ticker;
+        this.userAgent = "kubeloop/" + version();
+    }
+
+    public static Builder builder(ClientConfig config) {
+        return new Builder(config);
+    }
+
+    /** The configuration this transport connects with. */
+    public ClientConfig config() {
+        return config;
+    }
+
+    /** {@code kubeloop/<version>}: the jar's implementation version, else {@code kubeloop/dev}. */
+    public String userAgent() {
+        return userAgent;
+    }
+
+    /**
+     * Sends one request and reads its 2xx answer with {@code reader}.
+     *
+     * @param method an HTTP method
+     * @param pathAndQuery the path below the server URL, with its encoded query ({@code /api/v1/pods?limit=5})
+     * @param contentType the body's type, or null without a body
+     * @param body the request body, or null
+     * @throws KubernetesApiException for any non-2xx answer (after the 401 and retry rules)
+     * @throws UncheckedIOException when no answer came, or the body could not be read
+     */
+    public <T> T send(String method, String pathAndQuery, String contentType, byte[] body, BodyReader<T> reader) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(pathAndQuery, "pathAndQuery");
+        Objects.requireNonNull(reader, "reader");
+        URI uri = resolve(pathAndQuery);
+        boolean reauthenticated = false;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                metrics.recordRateLimiterWait(method, host, rateLimiter.acquire().toNanos());
+            } catch (InterruptedException e) {
+                throw interrupted(method, pathAndQuery, e);
+            }
+            HttpRequest request = request(method, uri, contentType, body);
+            long start = System.nanoTime();
+            HttpResponse<InputStream> response;
+            try {
+                response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            } catch (InterruptedException e) {
+                throw interrupted(method, pathAndQuery, e);
+            } catch (IOException e) {
+                metrics.recordFailedRequest(method, host, System.nanoTime() - start);
+                if (retryPolicy.onError(method, attempt, e) instanceof RetryDecision.Retry retry) {
+                    metrics.recordRetry(method, host, 0);
+                    sleep(retry.delay(), method, pathAndQuery);
+                    continue;
+                }
+                throw new UncheckedIOException(method + " " + pathAndQuery + ": no answer from " + host + ": "
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+            }
+            int code = response.statusCode();
+            metrics.recordRequest(method, host, code, System.nanoTime() - start);
+            if (code / 100 == 2) {
+                try (InputStream in = response.body()) {
+                    return reader.read(in);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(method + " " + pathAndQuery + ": reading the answer failed: "
+                            + e.getMessage(), e);
+                }
+            }
+            byte[] errorBody = readBounded(response.body());
+            if (code == 401 && !reauthenticated && request.headers().firstValue("Authorization").isPresent()) {
+                // The token may have rotated (file, exec plugin): read it again and try once more. Without
+                // credentials there is nothing to refresh.
+                reauthenticated = true;
+                config.credentials().invalidate();
+                attempt--;
+                continue;
+            }
+            if (retryPolicy.onResponse(method, attempt, code, response.headers().map())
+                    instanceof RetryDecision.Retry retry) {
+                metrics.recordRetry(method, host, code);
+                sleep(retry.delay(), method, pathAndQuery);
+                continue;
+            }
+            throw KubernetesApiException.fromResponse(code, response.headers().map(), errorBody, method, pathAndQuery);
+        }
+    }
+
+    private URI resolve(String pathAndQuery) {
+        if (!pathAndQuery.startsWith("/")) {
+            throw new IllegalArgumentException("a request path starts with '/': " + pathAndQuery);
+        }
+        String base = config.server().toString();
+        if (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        return URI.create(base + pathAndQuery);
+    }
+
+    private HttpRequest request(String method, URI uri, String contentType, byte[] body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .timeout(requestTimeout)
+                .header("User-Agent", userAgent)
+                .header("Accept", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        config.credentials().authorization().ifPresent(value -> b.header("Authorization", value));
+        return b.build();
+    }
+
+    private void sleep(Duration delay, String method, String path) {
+        try {
+            ticker.sleep(delay.toNanos());
+        } catch (InterruptedException e) {
+            throw interrupted(method, path, e);
+        }
+    }
+
+    private static UncheckedIOException interrupted(String method, String path, InterruptedException e) {
+        Thread.currentThread().interrupt();
+        InterruptedIOException cause = new InterruptedIOException("interrupted");
+        cause.initCause(e);
+        return new UncheckedIOException(method + " " + path + ": interrupted", cause);
+    }
+
+    private static byte[] readBounded(InputStream in) {
+        try (in) {
+            return in.readNBytes(MAX_ERROR_BODY);
+        } catch (IOException e) {
+            return new byte[0]; // a truncated error body still gives the code; fromResponse says it was empty
+        }
+    }
+
+    private static String version() {
+        String v = HttpTransport.class.getPackage().getImplementationVersion();
+        return v == null || v.isBlank() ? "dev" : v;
+    }
+
+    /** Closes the connection pool; requests in flight fail. */
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    @Override
+    public String toString() {
+        return "HttpTransport{server=" + config.server() + ", " + rateLimiter + ", " + retryPolicy
+                + ", requestTimeout=" + requestTimeout + "}";
+    }
+
+    /** Timeouts, rate limiter, retry policy, metrics and ticker of a transport; every one has a default. */
+    public static final class Builder {
+        private final ClientConfig config;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private RateLimiter rateLimiter = RateLimiter.defaults();
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private ClientMetrics metrics = ClientMetrics.noop();
+        private Ticker ticker = Ticker.system();
+
+        private Builder(ClientConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        public Builder rateLimiter(RateLimiter rateLimiter) {
+            this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+            return this;
+        }
+
+        public Builder metrics(ClientMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /** The sleeper of retry delays (the rate limiter has its own ticker). */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        public HttpTransport build() {
+            return new HttpTransport(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive: " + d);
+            }
+            return d;
+        }
+    }
+}
