@@ -58,10 +58,14 @@ class WatchIT {
 
             List<WatchEvent.Change<Pod>> changes = new ArrayList<>();
             List<WatchEvent.Bookmark<Pod>> bookmarks = new ArrayList<>();
-            while (changes.size() < 3 || bookmarks.size() < 2) {
+            boolean bookmarkAfterLastChange = false; // periodic bookmarks may also come between the changes
+            for (int events = 0; (changes.size() < 3 || !bookmarkAfterLastChange) && events < 1_000; events++) {
                 switch (next(watch)) {
                     case WatchEvent.Change<Pod> c -> changes.add(c);
-                    case WatchEvent.Bookmark<Pod> b -> bookmarks.add(b);
+                    case WatchEvent.Bookmark<Pod> b -> {
+                        bookmarks.add(b);
+                        bookmarkAfterLastChange = changes.size() == 3;
+                    }
                     case WatchEvent.Error<Pod> e -> throw new AssertionError("unexpected " + e);
                 }
             }
