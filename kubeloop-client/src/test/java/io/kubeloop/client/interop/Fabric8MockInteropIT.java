@@ -19,6 +19,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.AlreadyExistsException;
+import io.kubeloop.client.errors.BadRequestException;
 import io.kubeloop.client.errors.ConflictException;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.InvalidException;
@@ -31,7 +32,15 @@ import io.kubeloop.client.resource.PatchOptions;
 import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.client.transport.RateLimiter;
+import io.kubeloop.client.watch.Watch;
+import io.kubeloop.client.watch.WatchEvent;
+import io.kubeloop.model.WatchEventType;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -457,5 +466,41 @@ class Fabric8MockInteropIT {
         IllegalArgumentException e = catchThrowableOfType(IllegalArgumentException.class,
                 () -> mockClient.genericResources("apps/v1", "Deployment"));
         assertThat(e).hasMessageContaining("serves no kind Deployment in apps/v1");
+    }
+
+    @Test
+    void mockServesWatchesOverWebSocketOnly() throws Exception {
+        String path = "/api/v1/namespaces/watching/configmaps";
+        ResourceClient<ConfigMap> real = configMaps(Server.EMBEDDED, "watching");
+        configMaps(Server.FABRIC8_MOCK, "watching");
+        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            // kubeloop's client (like client-go) watches with a streamed HTTP GET
+            String query = "?watch=true&allowWatchBookmarks=true&resourceVersion=" + real.list().resourceVersion();
+            HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(embedded.url() + path + query))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(stream.statusCode()).isEqualTo(200);
+            try (Watch<ConfigMap> watch = Watch.start(stream.body(), ConfigMap.class)) {
+                real.create(configMap("seen", Map.of()));
+                WatchEvent<ConfigMap> event = watch.next(Duration.ofSeconds(10));
+                for (int skipped = 0; event instanceof WatchEvent.Bookmark && skipped < 10; skipped++) {
+                    event = watch.next(Duration.ofSeconds(10)); // bookmarks, as asked for, may come first
+                }
+                assertThat(event).isInstanceOfSatisfying(WatchEvent.Change.class, change -> {
+                    assertThat(change.type()).isEqualTo(WatchEventType.ADDED);
+                    assertThat(((ConfigMap) change.object()).getMetadata().getName()).isEqualTo("seen");
+                });
+            }
+
+            // the mock answers a watch only as a WebSocket upgrade (fabric8's own client's way), with a plain-text 400
+            HttpResponse<byte[]> refused = http.send(HttpRequest.newBuilder(URI.create(mock.url(path + query)))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            KubernetesApiException e = KubernetesApiException.fromResponse(refused.statusCode(),
+                    refused.headers().map(), refused.body(), "GET", path + query);
+            assertThat(e).isInstanceOf(BadRequestException.class);
+            assertThat(e.hasServerStatus()).isFalse();
+            assertThat(e.getMessage()).contains("400 BadRequest", "not a Status");
+            assertThat(new String(refused.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo("\"Connection\" header must be \"Upgrade\".");
+        }
     }
 }
