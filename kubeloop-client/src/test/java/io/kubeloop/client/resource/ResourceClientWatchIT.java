@@ -26,6 +26,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Base64;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -400,6 +402,25 @@ class ResourceClientWatchIT {
                 assertThat(added.object().getMetadata().getName()).isEqualTo("secure");
                 assertThat(next(watch)).isInstanceOf(WatchEvent.Bookmark.class);
                 assertThat(watch.toString()).doesNotContain(token);
+            }
+
+            // A token file rotated under the same mtime: only the 401 → invalidate → read again path sees it.
+            Path tokenFile = Files.writeString(dir.resolve("token"), "stale-token-value");
+            FileTime mtime = Files.getLastModifiedTime(tokenFile);
+            String ca = "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes())
+                    .encodeToString(tls.certificateAuthority().getEncoded()) + "\n-----END CERTIFICATE-----\n";
+            ClientConfig rotating = ClientConfig.builder().server(tls.url()).certificateAuthorityPem(ca)
+                    .tokenFile(tokenFile).build();
+            Files.writeString(tokenFile, token);
+            Files.setLastModifiedTime(tokenFile, mtime);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (KubernetesClient rotated = KubernetesClient.builder(rotating).meterRegistry(registry).build();
+                    Watch<Pod> watch = rotated.resources(Pod.class).watch(WatchOptions.builder()
+                            .allowWatchBookmarks(true).build())) {
+                // Without a resourceVersion the watch starts with the existing objects, as ADDED.
+                assertThat(nextChange(watch).object().getMetadata().getName()).isEqualTo("secure");
+                assertThat(registry.find("rest.client.requests").tags("method", "GET", "code", "401").counter()
+                        .count()).isEqualTo(1);
             }
         }
     }
