@@ -11,6 +11,7 @@ import io.kubeloop.client.transport.HttpTransport;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.transport.RetryPolicy;
 import io.kubeloop.client.transport.Ticker;
+import io.kubeloop.client.watch.Watch;
 import io.kubeloop.model.GroupVersionKind;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -42,9 +43,12 @@ public final class KubernetesClient implements AutoCloseable {
     private final ApiDiscovery discovery;
     private final ResourceRegistry registry = ResourceRegistry.builtIn();
 
-    private KubernetesClient(ClientConfig config, HttpTransport transport) {
+    private final Duration watchIdleTimeout;
+
+    private KubernetesClient(ClientConfig config, HttpTransport transport, Duration watchIdleTimeout) {
         this.config = config;
         this.transport = transport;
+        this.watchIdleTimeout = watchIdleTimeout;
         this.discovery = new ApiDiscovery(transport);
     }
 
@@ -79,7 +83,7 @@ public final class KubernetesClient implements AutoCloseable {
                 HasMetadata.getPlural(javaType), HasMetadata.getSingular(javaType),
                 Namespaced.class.isAssignableFrom(javaType), List.of(), List.of(), ResourceType.ALL_VERBS,
                 Set.of(ResourceType.STATUS, ResourceType.SCALE)));
-        return ResourceClient.of(transport, type, javaType, config.namespace());
+        return ResourceClient.of(transport, type, javaType, config.namespace()).withWatchIdleTimeout(watchIdleTimeout);
     }
 
     /** The client of a resource described in full, in the configuration's namespace (if namespaced). */
@@ -87,7 +91,8 @@ public final class KubernetesClient implements AutoCloseable {
             String plural, boolean namespaced) {
         ResourceType type = new ResourceType(new GroupVersionKind(group, version, kind), plural, "", namespaced,
                 List.of(), List.of(), ResourceType.ALL_VERBS, Set.of(ResourceType.STATUS, ResourceType.SCALE));
-        return ResourceClient.of(transport, type, GenericKubernetesResource.class, config.namespace());
+        return ResourceClient.of(transport, type, GenericKubernetesResource.class, config.namespace())
+                .withWatchIdleTimeout(watchIdleTimeout);
     }
 
     /**
@@ -98,7 +103,7 @@ public final class KubernetesClient implements AutoCloseable {
      */
     public ResourceClient<GenericKubernetesResource> genericResources(String apiVersion, String kind) {
         return ResourceClient.of(transport, discovery.resolve(apiVersion, kind), GenericKubernetesResource.class,
-                config.namespace());
+                config.namespace()).withWatchIdleTimeout(watchIdleTimeout);
     }
 
     @Override
@@ -115,6 +120,7 @@ public final class KubernetesClient implements AutoCloseable {
     public static final class Builder {
         private final ClientConfig config;
         private final HttpTransport.Builder transport;
+        private Duration watchIdleTimeout = Watch.DEFAULT_IDLE_TIMEOUT;
 
         private Builder(ClientConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -160,8 +166,21 @@ public final class KubernetesClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a watch may receive no bytes before it fails with a {@code WatchIdleTimeoutException} so that
+         * the caller watches again (default {@link Watch#DEFAULT_IDLE_TIMEOUT}, five minutes); longer than the
+         * server's bookmark interval (one minute on kube-apiserver).
+         */
+        public Builder watchIdleTimeout(Duration idleTimeout) {
+            if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
+                throw new IllegalArgumentException("watchIdleTimeout must be positive, was " + idleTimeout);
+            }
+            this.watchIdleTimeout = idleTimeout;
+            return this;
+        }
+
         public KubernetesClient build() {
-            return new KubernetesClient(config, transport.build());
+            return new KubernetesClient(config, transport.build(), watchIdleTimeout);
         }
     }
 }

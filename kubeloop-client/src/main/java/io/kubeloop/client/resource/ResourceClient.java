@@ -4,12 +4,16 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListMeta;
 import io.kubeloop.client.errors.ExpiredException;
+import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.NotFoundException;
 import io.kubeloop.client.transport.HttpTransport;
+import io.kubeloop.client.watch.Watch;
+import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.model.ResourceType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -52,18 +56,21 @@ public final class ResourceClient<T extends HasMetadata> {
     /** Null: all namespaces (or a cluster-scoped type). */
     private final String namespace;
     private final boolean dryRun;
+    /** How long a watch of this client may receive no bytes before it fails with WatchIdleTimeoutException. */
+    private final Duration watchIdleTimeout;
     /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
     private final ObjectReader itemReader;
     private static final ObjectReader LIST_META_READER = Json.MAPPER.readerFor(ListMeta.class)
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
-            boolean dryRun) {
+            boolean dryRun, Duration watchIdleTimeout) {
         this.transport = transport;
         this.type = type;
         this.javaType = javaType;
         this.namespace = type.namespaced() ? namespace : null;
         this.dryRun = dryRun;
+        this.watchIdleTimeout = watchIdleTimeout;
         this.itemReader = Json.MAPPER.readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
@@ -74,23 +81,40 @@ public final class ResourceClient<T extends HasMetadata> {
     public static <T extends HasMetadata> ResourceClient<T> of(HttpTransport transport, ResourceType type,
             Class<T> javaType, String namespace) {
         return new ResourceClient<>(Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(type,
-                "type"), Objects.requireNonNull(javaType, "javaType"), namespace, false);
+                "type"), Objects.requireNonNull(javaType, "javaType"), namespace, false, Watch.DEFAULT_IDLE_TIMEOUT);
     }
 
     /** The same client in {@code namespace}. */
     public ResourceClient<T> inNamespace(String namespace) {
         return new ResourceClient<>(transport, type, javaType, ListOptions.requireText(namespace, "namespace"),
-                dryRun);
+                dryRun, watchIdleTimeout);
     }
 
     /** The same client across all namespaces: list and deleteCollection see every namespace. */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, javaType, null, dryRun);
+        return new ResourceClient<>(transport, type, javaType, null, dryRun, watchIdleTimeout);
     }
 
     /** The same client whose writes are sent with {@code dryRun=All}: validated and answered, never stored. */
     public ResourceClient<T> dryRun() {
-        return new ResourceClient<>(transport, type, javaType, namespace, true);
+        return new ResourceClient<>(transport, type, javaType, namespace, true, watchIdleTimeout);
+    }
+
+    /**
+     * The same client whose watches fail with a {@code WatchIdleTimeoutException} after receiving no bytes for
+     * {@code idleTimeout} (default {@link Watch#DEFAULT_IDLE_TIMEOUT}, or the {@code KubernetesClient}'s). Make it
+     * longer than the server's bookmark interval, and watch with {@code allowWatchBookmarks}.
+     */
+    public ResourceClient<T> withWatchIdleTimeout(Duration idleTimeout) {
+        if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("watch idle timeout must be positive, was " + idleTimeout);
+        }
+        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, idleTimeout);
+    }
+
+    /** How long a watch of this client may receive no bytes. */
+    public Duration watchIdleTimeout() {
+        return watchIdleTimeout;
     }
 
     /** The namespace of this client; empty for all namespaces or a cluster-scoped type. */
@@ -175,6 +199,50 @@ public final class ResourceClient<T extends HasMetadata> {
             previousToken = result.continueToken();
             page = new ListOptions(options.labelSelector(), options.fieldSelector(), pageSize,
                     result.continueToken(), null, null, options.timeoutSeconds());
+        }
+    }
+
+    /**
+     * Opens a watch of this client's namespace (or all namespaces) and returns it once the server has answered
+     * the setup with 200; events are then read on the watch's own thread. The setup is a GET and follows the
+     * transport's rules: rate limited, retried on 429/503 with Retry-After and on refused connections, a 401
+     * retried once after the credentials are read again, any other non-2xx answer thrown as its typed
+     * {@code KubernetesApiException}. The request timeout bounds the wait for the headers only.
+     *
+     * <ul>
+     *   <li>ADDED, MODIFIED, DELETED: {@link WatchEvent.Change} with the object as {@code T};</li>
+     *   <li>BOOKMARK: {@link WatchEvent.Bookmark} with its resourceVersion and initial-events-end mark;</li>
+     *   <li>ERROR: never an event here. It ends the watch, and {@code next()} (and iteration) throws
+     *       {@code KubernetesApiException.fromWatchError(status, "GET", path)} — an {@code ExpiredException}
+     *       for a 410 — after the events before it;</li>
+     *   <li>the server closing the stream ({@code timeoutSeconds}, a restart): {@code next()} returns null;</li>
+     *   <li>no bytes for the idle timeout: {@code next()} throws {@code WatchIdleTimeoutException};</li>
+     *   <li>{@code close()}: releases the reading thread and the connection at once.</li>
+     * </ul>
+     *
+     * @throws io.kubeloop.client.errors.KubernetesApiException the setup was answered with a non-2xx code
+     * @throws java.io.UncheckedIOException the setup got no answer
+     */
+    public Watch<T> watch(WatchOptions options) {
+        Objects.requireNonNull(options, "options");
+        String path = collectionPath(namespace);
+        InputStream body = transport.openStream(path + options.toQuery());
+        String description = "watch of " + type.plural() + (type.namespaced()
+                ? namespace == null ? " in all namespaces" : " in " + namespace : "");
+        Watch.Builder<T> watch = Watch.builder(body, javaType)
+                .mapper(Json.MAPPER)
+                .idleTimeout(watchIdleTimeout)
+                .description(description)
+                .errorEvents(status -> KubernetesApiException.fromWatchError(status, "GET", path));
+        try {
+            return watch.start();
+        } catch (RuntimeException | Error e) {
+            try {
+                body.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
     }
 

@@ -109,9 +109,35 @@ public final class HttpTransport implements AutoCloseable {
      * @throws UncheckedIOException when no answer came, or the body could not be read
      */
     public <T> T send(String method, String pathAndQuery, String contentType, byte[] body, BodyReader<T> reader) {
+        Objects.requireNonNull(reader, "reader");
+        try (InputStream in = exchange(method, pathAndQuery, contentType, body)) {
+            return reader.read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + pathAndQuery + ": reading the answer failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens a long-running GET (a watch) and returns its 2xx body, unread, for the caller to read and close.
+     * The setup follows every rule of {@link #send}: rate limiter, metrics (the duration is the wait for the
+     * headers), the 401 rule, retries of 429/503 with Retry-After and of refused connections, typed exceptions.
+     * The request timeout bounds only the wait for the headers; nothing bounds the reading of the body, so the
+     * caller needs a rule of its own for a body that goes silent (the watch layer's idle rule). Closing the
+     * returned stream before its end drops the connection (HTTP/1.1) or resets the stream (HTTP/2).
+     *
+     * @param pathAndQuery the path below the server URL, with its encoded query ({@code /api/v1/pods?watch=true})
+     * @throws KubernetesApiException for any non-2xx answer (after the 401 and retry rules)
+     * @throws UncheckedIOException when no answer came
+     */
+    public InputStream openStream(String pathAndQuery) {
+        return exchange("GET", pathAndQuery, null, null);
+    }
+
+    /** One request through every rule; the 2xx body, which the caller closes. */
+    private InputStream exchange(String method, String pathAndQuery, String contentType, byte[] body) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(pathAndQuery, "pathAndQuery");
-        Objects.requireNonNull(reader, "reader");
         URI uri = resolve(pathAndQuery);
         boolean reauthenticated = false;
         for (int attempt = 1; ; attempt++) {
@@ -140,12 +166,7 @@ public final class HttpTransport implements AutoCloseable {
             int code = response.statusCode();
             metrics.recordRequest(method, host, code, System.nanoTime() - start);
             if (code / 100 == 2) {
-                try (InputStream in = response.body()) {
-                    return reader.read(in);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(method + " " + pathAndQuery + ": reading the answer failed: "
-                            + e.getMessage(), e);
-                }
+                return response.body();
             }
             byte[] errorBody = readBounded(response.body());
             if (code == 401 && !reauthenticated && request.headers().firstValue("Authorization").isPresent()) {

@@ -1,5 +1,6 @@
 package io.kubeloop.client.watch;
 
+import io.fabric8.kubernetes.api.model.Status;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -34,10 +36,12 @@ import tools.jackson.databind.ObjectMapper;
  *
  * <p><b>End.</b> When the server ends the body cleanly, {@link #next()} returns the events still queued and then
  * {@code null}, and iteration ends. ERROR events ({@code 410 Expired}) are delivered as {@link WatchEvent.Error}
- * like any other; the stream normally ends right after them.
+ * like any other (the stream normally ends right after them), unless {@link Builder#errorEvents} makes them the
+ * watch's failure, as {@code ResourceClient.watch} does.
  *
  * <p><b>Failure.</b> When the stream cannot be read or decoded, or goes idle, the events decoded before the
- * failure are delivered first, and then every call of {@code next()} throws the same {@link WatchException}.
+ * failure are delivered first, and then every call of {@code next()} throws the same {@link WatchException}
+ * (or the exception {@link Builder#errorEvents} made of an ERROR event).
  *
  * <p><b>Idle rule.</b> A watch whose reader waits for bytes longer than the idle timeout (default
  * {@link #DEFAULT_IDLE_TIMEOUT}) is closed and fails with a {@link WatchIdleTimeoutException}, so that a caller
@@ -72,14 +76,19 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private static final Object WAKE = new Object();
     private static final Outcome ENDED = new Outcome(null);
 
-    /** How the reading ended; null while the reader runs. {@code failure} null means a clean end. */
-    private record Outcome(WatchException failure) {}
+    /**
+     * How the reading ended; null while the reader runs. {@code failure} null means a clean end; otherwise a
+     * {@link WatchException}, or what {@link Builder#errorEvents} made of an ERROR event.
+     */
+    private record Outcome(RuntimeException failure) {}
 
     private final IdleTrackingInputStream body;
     private final WatchEventDecoder<T> decoder;
     private final String description;
     private final Duration idleTimeout;
     private final InstantSource clock;
+    /** Null: ERROR events are delivered as events; else the failure an ERROR event ends the watch with. */
+    private final Function<Status, ? extends RuntimeException> errorEvents;
     /** Decoded events, then WAKE. Invariant: the reader puts nothing after {@link #outcome} is set. */
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     /** Set once: first of the clean end, a read or decode failure, the idle rule, close(). */
@@ -92,6 +101,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         this.clock = b.clock;
         this.idleTimeout = b.idleTimeout;
         this.description = b.description;
+        this.errorEvents = b.errorEvents;
         this.body = new IdleTrackingInputStream(b.body, b.clock);
         this.decoder = new WatchEventDecoder<>(body, b.type, b.mapper, b.description + ": ");
         ThreadFactory threads = b.threadFactory != null ? b.threadFactory
@@ -116,6 +126,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
      * stream, or {@link #close()} was called).
      *
      * @throws WatchException the stream failed, was malformed or went idle
+     * @throws RuntimeException what {@link Builder#errorEvents} made of an ERROR event, when set
      */
     public WatchEvent<T> next() throws InterruptedException {
         return poll(Long.MAX_VALUE);
@@ -126,6 +137,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
      * time ({@link #isDone()} tells which).
      *
      * @throws WatchException the stream failed, was malformed or went idle
+     * @throws RuntimeException what {@link Builder#errorEvents} made of an ERROR event, when set
      */
     public WatchEvent<T> next(Duration timeout) throws InterruptedException {
         return poll(timeout.isNegative() ? 0 : timeout.toNanos());
@@ -240,6 +252,11 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
                 if (outcome.get() != null) {
                     return;
                 }
+                if (errorEvents != null && event instanceof WatchEvent.Error<T> error) {
+                    // The server ends the watch after an ERROR; stop reading without waiting for its close.
+                    finish(new Outcome(errorFailure(error.status())));
+                    return;
+                }
                 queue.put(event);
             }
             finish(ENDED);
@@ -253,6 +270,14 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         } finally {
             idleCheck.cancel(false);
             closeBody();
+        }
+    }
+
+    private RuntimeException errorFailure(Status status) {
+        try {
+            return Objects.requireNonNull(errorEvents.apply(status), "errorEvents gave null");
+        } catch (RuntimeException e) {
+            return new WatchException(description + " ended with an ERROR event that could not be mapped: " + e, e);
         }
     }
 
@@ -301,6 +326,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         private InstantSource clock = InstantSource.system();
         private ThreadFactory threadFactory;
         private String description = "watch";
+        private Function<Status, ? extends RuntimeException> errorEvents;
 
         private Builder(InputStream body, Class<T> type) {
             this.body = Objects.requireNonNull(body, "body");
@@ -343,6 +369,18 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
          */
         public Builder<T> description(String description) {
             this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /**
+         * Makes an ERROR event the watch's failure instead of an event: the reader stops at it, the events
+         * before it are delivered, and then {@code next()} (and iteration) throws {@code toFailure(status)}
+         * every time, e.g. {@code status -> KubernetesApiException.fromWatchError(status, "GET", path)}, which
+         * gives an {@code ExpiredException} for a 410. By default ERROR events are delivered as
+         * {@link WatchEvent.Error}.
+         */
+        public Builder<T> errorEvents(Function<Status, ? extends RuntimeException> toFailure) {
+            this.errorEvents = Objects.requireNonNull(toFailure, "toFailure");
             return this;
         }
 

@@ -26,6 +26,25 @@ class OptionsTest {
     }
 
     @Test
+    void watchOptionsBecomeAnEncodedWatchQuery() {
+        WatchOptions o = WatchOptions.builder().labelSelector("app=web,tier!=db").fieldSelector("metadata.name=x")
+                .resourceVersion("42").resourceVersionMatch("NotOlderThan").timeoutSeconds(30)
+                .allowWatchBookmarks(true).sendInitialEvents(true).build();
+        assertThat(o.toQuery().toString()).isEqualTo("?watch=true&labelSelector=app%3Dweb%2Ctier%21%3Ddb"
+                + "&fieldSelector=metadata.name%3Dx&resourceVersion=42&resourceVersionMatch=NotOlderThan"
+                + "&timeoutSeconds=30&allowWatchBookmarks=true&sendInitialEvents=true");
+        assertThat(o.toBuilder().build()).isEqualTo(o);
+        assertThat(WatchOptions.none().toQuery().toString()).isEqualTo("?watch=true");
+        assertThat(WatchOptions.none()).hasToString("WatchOptions{}");
+        assertThat(WatchOptions.builder().sendInitialEvents(false).build().toQuery().toString())
+                .isEqualTo("?watch=true&sendInitialEvents=false");
+        assertThatThrownBy(() -> WatchOptions.builder().timeoutSeconds(-1).build())
+                .hasMessageContaining("timeoutSeconds");
+        assertThatThrownBy(() -> WatchOptions.builder().resourceVersionMatch("Newest").build())
+                .hasMessageContaining("resourceVersionMatch is NotOlderThan or Exact: Newest");
+    }
+
+    @Test
     void badOptionsAreRefusedWithTheirName() {
         assertThatThrownBy(() -> ListOptions.builder().limit(-1).build()).hasMessageContaining("limit");
         assertThatThrownBy(() -> ListOptions.builder().resourceVersionMatch("Newest"))

@@ -57,6 +57,33 @@ class WatchTest {
     }
 
     @Test
+    void errorEventsMayBeTheWatchsFailureAfterTheEventsBeforeThem() throws Exception {
+        Feed feed = new Feed();
+        try (Watch<Pod> watch = Watch.builder(feed, Pod.class).description("watch of pods")
+                .errorEvents(status -> new IllegalStateException("gone: " + status.getCode())).start()) {
+            feed.write(pod("ADDED", "a", "1") + "\n" + Streams.EXPIRED + "\n" + pod("ADDED", "b", "2") + "\n");
+
+            assertThat(watch.next().type()).isEqualTo(WatchEventType.ADDED);
+            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class).hasMessage("gone: 410");
+            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class).hasMessage("gone: 410");
+            assertThat(watch.isDone()).isTrue();
+            // The reader stopped at the ERROR without waiting for the server's close, and released the body.
+            await().atMost(Duration.ofSeconds(5)).until(feed::isClosed);
+        }
+    }
+
+    @Test
+    void anErrorMappingThatFailsIsAWatchExceptionNamingTheWatch() throws Exception {
+        Feed feed = new Feed();
+        try (Watch<Pod> watch = Watch.builder(feed, Pod.class).description("watch of pods")
+                .errorEvents(status -> null).start()) {
+            feed.write(Streams.EXPIRED + "\n");
+            assertThatThrownBy(watch::next).isExactlyInstanceOf(WatchException.class)
+                    .hasMessageContaining("watch of pods ended with an ERROR event that could not be mapped");
+        }
+    }
+
+    @Test
     void iterationEndsWithTheStream() {
         Feed feed = new Feed();
         feed.write(pod("ADDED", "a", "1") + pod("MODIFIED", "a", "2") + pod("DELETED", "a", "3"));
