@@ -100,7 +100,7 @@ public final class ApiHttpHandler implements HttpHandler {
         ExchangeAttributes.set(exchange, LABELS, labels);
         try {
             holdWhilePartitioned(exchange);
-            RequestBody.readAhead(exchange, ResourceEndpoints.MAX_BODY_BYTES); // before any answer: see RequestBody
+            RequestBody.readAhead(exchange, RequestBody.MAX_BYTES); // before any answer: see RequestBody
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
             }
@@ -269,7 +269,14 @@ public final class ApiHttpHandler implements HttpHandler {
         labels.resource = type.plural();
         labels.subresource = info.subresource();
         if (access.isReview(type)) {
-            AccessControl.Reply reply = access.review(exchange, type);
+            byte[] body;
+            try {
+                body = RequestBody.read(exchange);
+            } catch (ApiException tooLarge) {
+                responses.status(exchange, tooLarge.status());
+                return;
+            }
+            AccessControl.Reply reply = access.review(exchange, type, body);
             responses.json(exchange, reply.code(), reply.body());
             return;
         }

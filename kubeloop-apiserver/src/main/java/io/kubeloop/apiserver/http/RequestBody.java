@@ -27,7 +27,26 @@ import java.io.SequenceInputStream;
  */
 final class RequestBody {
 
+    /** kube-apiserver's default request body limit. */
+    static final int MAX_BYTES = 3 * 1024 * 1024;
+
     private RequestBody() {}
+
+    /**
+     * The whole body, for a handler.
+     *
+     * @throws ApiException 413 RequestEntityTooLarge for a body over {@link #MAX_BYTES}
+     */
+    static byte[] read(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readNBytes(MAX_BYTES + 1);
+            if (body.length > MAX_BYTES) {
+                throw new ApiException(io.kubeloop.model.Statuses.failure(io.kubeloop.model.StatusReason.RequestEntityTooLarge,
+                        "the server has received too large of a request body"));
+            }
+            return body;
+        }
+    }
 
     /**
      * Reads up to {@code limit} bytes of the body ahead of the handlers; a body longer than that is left to them

@@ -54,7 +54,6 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class ResourceEndpoints {
 
     /** kube-apiserver's default request body limit. */
-    static final int MAX_BODY_BYTES = 3 * 1024 * 1024;
     /** Events a watcher may fall behind before its watch is closed. */
     static final int WATCH_BUFFER = 1000;
 
@@ -834,14 +833,7 @@ final class ResourceEndpoints {
     }
 
     private static byte[] readBody(HttpExchange exchange) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-            if (body.length > MAX_BODY_BYTES) {
-                throw new ApiException(Statuses.failure(StatusReason.RequestEntityTooLarge,
-                        "the server has received too large of a request body"));
-            }
-            return body;
-        }
+        return RequestBody.read(exchange);
     }
 
     private static Map<String, String> query(HttpExchange exchange) {
