@@ -1,0 +1,27 @@
+package io.kubeloop.informer.reflector;
+
+import java.util.Collection;
+
+/**
+ * Where a Reflector writes what it lists and watches: the informer's DeltaFIFO, or a plain store. Calls come from
+ * the Reflector's one thread, in the order the server's events arrived.
+ *
+ * @param <T> the object type
+ */
+public interface ReflectorStore<T> {
+
+    /** A watch ADDED event. */
+    void add(T object);
+
+    /** A watch MODIFIED event. */
+    void update(T object);
+
+    /** A watch DELETED event (the object's last state). */
+    void delete(T object);
+
+    /** A complete list (initial or relist) at {@code resourceVersion}: everything not in it is gone. */
+    void replace(Collection<? extends T> objects, String resourceVersion);
+
+    /** The resync period elapsed (and the reflector's should-resync check said yes). */
+    void resync();
+}
