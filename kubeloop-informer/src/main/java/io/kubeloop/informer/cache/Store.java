@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * @param <T> the object type
  */
-public interface Store<T> {
+public interface Store<T> extends KnownObjects<T> {
 
     /** Adds or replaces the object under its key. */
     void add(T object);
@@ -25,12 +25,14 @@ public interface Store<T> {
     List<T> list();
 
     /** Every key, in no particular order. */
+    @Override
     List<String> listKeys();
 
     /** The stored object with the same key as {@code object}. */
     Optional<T> get(T object);
 
     /** The object stored under {@code key}. */
+    @Override
     Optional<T> getByKey(String key);
 
     /** Replaces the whole content with {@code objects} at once; {@code resourceVersion} is informational. */

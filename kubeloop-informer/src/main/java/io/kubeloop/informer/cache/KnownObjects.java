@@ -1,4 +1,4 @@
-package io.kubeloop.informer.fifo;
+package io.kubeloop.informer.cache;
 
 import java.util.List;
 import java.util.Optional;
