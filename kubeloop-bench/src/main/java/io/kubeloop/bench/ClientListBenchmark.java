@@ -6,20 +6,15 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
-import io.kubeloop.client.watch.ListDecoder;
-import io.kubeloop.client.watch.ListPage;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.resource.ListOptions;
+import io.kubeloop.client.resource.ResourceClient;
+import io.kubeloop.client.transport.RateLimiter;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.ClientBuilder;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -43,9 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Run with {@code -prof gc} for bytes allocated per list ({@code gc.alloc.rate.norm}); the figure includes the
  * server's side (same JVM), which is the same for all three.
  *
- * <p>kubeloop's rows use the decoding layer ({@link ListDecoder}) over a raw {@link HttpClient} GET, which is what
- * the transport does; when {@code ResourceClient} lands, {@code kubeloop(Server, Integer)} becomes
- * {@code pods.inNamespace(ns).list()} / {@code listAll(500)}.
+ * <p>Each library goes through its public API: kubeloop's {@code ResourceClient.list()} / {@code listAll(500)}
+ * (rate limiter, metrics and retry policy included, at their defaults), fabric8's {@code pods().list(...)}, the
+ * official client's {@code listNamespacedPod(...)}. kubeloop's client-side rate limit is off, as the peers have none.
  */
 @Fork(1)
 @Warmup(iterations = 3, time = 2)
@@ -59,8 +54,8 @@ public class ClientListBenchmark {
     @State(Scope.Benchmark)
     public static class Server {
         EmbeddedApiServer server;
-        HttpClient http;
-        ListDecoder<Pod> decoder;
+        io.kubeloop.client.KubernetesClient kubeloopClient;
+        ResourceClient<Pod> kubeloop;
         KubernetesClient fabric8;
         CoreV1Api official;
 
@@ -68,8 +63,10 @@ public class ClientListBenchmark {
         public void start() throws Exception {
             server = EmbeddedApiServer.builder().start();
             ClientPods.populate(server, PODS);
-            http = HttpClient.newHttpClient();
-            decoder = ListDecoder.of(Pod.class);
+            // The peers have no client-side rate limit; kubeloop's (50 qps) would throttle the 20-page rows.
+            kubeloopClient = io.kubeloop.client.KubernetesClient.builder(ClientConfig.builder().server(server.url())
+                    .build()).rateLimiter(RateLimiter.unlimited()).build();
+            kubeloop = kubeloopClient.resources(Pod.class).inNamespace(ClientPods.NAMESPACE);
             fabric8 = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(server.kubeconfig())).build();
             ApiClient api = ClientBuilder.standard(false).setBasePath(server.url().toString()).build();
             api.setReadTimeout(0); // the default 10 s is not a concern at this size, but keep the clients alike
@@ -89,30 +86,14 @@ public class ClientListBenchmark {
         @TearDown(Level.Trial)
         public void stop() {
             fabric8.close();
+            kubeloopClient.close();
             server.close();
         }
     }
 
     /** {@code limit} null: one request. Otherwise pages of that size, following the continue token. */
-    static List<Pod> kubeloop(Server s, Integer limit) throws Exception {
-        // TODO(ResourceClient): replace the raw HTTP call with the resource client's list()/listAll(limit).
-        List<Pod> pods = new ArrayList<>();
-        String token = null;
-        do {
-            String query = limit == null ? "" : "?limit=" + limit
-                    + (token == null ? "" : "&continue=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
-            HttpResponse<InputStream> r = s.http.send(HttpRequest.newBuilder(URI.create(
-                    s.server.url() + "/api/v1/namespaces/" + ClientPods.NAMESPACE + "/pods" + query)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream body = r.body()) {
-                if (r.statusCode() != 200) {
-                    throw new IllegalStateException("list answered " + r.statusCode());
-                }
-                ListPage page = s.decoder.decode(body, pods::add);
-                token = page.hasMore() ? page.continueToken() : null;
-            }
-        } while (token != null);
-        return pods;
+    static List<Pod> kubeloop(Server s, Integer limit) {
+        return limit == null ? s.kubeloop.list().items() : s.kubeloop.listAll(limit, ListOptions.none()).items();
     }
 
     static List<Pod> fabric8(Server s, Integer limit) {

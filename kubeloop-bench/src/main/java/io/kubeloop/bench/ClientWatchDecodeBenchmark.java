@@ -11,6 +11,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.resource.ResourceClient;
+import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchEventDecoder;
@@ -58,10 +61,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * HTTP watch path. fabric8 tries a WebSocket first; the server refuses it the way the embedded API server does
  * (an empty, finished 200), and fabric8 falls back to its HTTP watch.
  *
- * <p>kubeloop: {@code kubeloop_watch} is the {@link Watch} a caller uses (a reading thread and a bounded queue);
- * {@code kubeloop_decoder} is the bare {@link WatchEventDecoder} on the caller's thread. Both read a raw
- * {@link HttpClient} response body, which is what the transport does; when {@code ResourceClient} lands, the
- * request becomes {@code pods.inNamespace(ns).watch(...)}.
+ * <p>kubeloop: {@code kubeloop_watch} is {@code ResourceClient.watch(...)}, what a caller uses (the transport, a
+ * reading thread and a bounded queue); {@code kubeloop_decoder} is the bare {@link WatchEventDecoder} on the
+ * caller's thread over a raw {@link HttpClient} response body, to show what the reading thread costs.
  */
 @Fork(value = 1, jvmArgsAppend = "-Xmx6g")
 @Warmup(iterations = 2, time = 5)
@@ -78,6 +80,8 @@ public class ClientWatchDecodeBenchmark {
         HttpServer server;
         URI watchUri;
         HttpClient http;
+        io.kubeloop.client.KubernetesClient kubeloopClient;
+        ResourceClient<Pod> kubeloop;
         KubernetesClient fabric8;
         ApiClient officialClient;
         CoreV1Api official;
@@ -95,6 +99,9 @@ public class ClientWatchDecodeBenchmark {
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             watchUri = URI.create(base + "/api/v1/namespaces/" + ClientPods.NAMESPACE + "/pods?watch=true");
             http = HttpClient.newHttpClient();
+            kubeloopClient = io.kubeloop.client.KubernetesClient.create(ClientConfig.builder().server(URI.create(base))
+                    .build());
+            kubeloop = kubeloopClient.resources(Pod.class).inNamespace(ClientPods.NAMESPACE);
             fabric8 = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(base)
                     .withWatchReconnectInterval(60_000).build()).build();
             officialClient = ClientBuilder.standard(false).setBasePath(base).build();
@@ -130,6 +137,7 @@ public class ClientWatchDecodeBenchmark {
         @TearDown(Level.Trial)
         public void stop() {
             fabric8.close();
+            kubeloopClient.close();
             server.stop(0);
         }
 
@@ -155,8 +163,7 @@ public class ClientWatchDecodeBenchmark {
     public long kubeloop_watch(Stream s) throws Exception {
         long n = 0;
         long rvs = 0;
-        // TODO(ResourceClient): pods.inNamespace(ns).watch(...) instead of the raw HTTP call.
-        try (Watch<Pod> watch = Watch.builder(s.open(), Pod.class).description("bench").start()) {
+        try (Watch<Pod> watch = s.kubeloop.watch(WatchOptions.none())) {
             for (WatchEvent<Pod> event : watch) {
                 if (event instanceof WatchEvent.Change<Pod> c) {
                     rvs += c.object().getMetadata().getResourceVersion().length();
