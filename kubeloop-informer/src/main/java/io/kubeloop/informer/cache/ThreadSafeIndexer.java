@@ -47,6 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ThreadSafeIndexer<T> implements Indexer<T> {
 
     private static final String[] NO_VALUES = new String[0];
+    /** The index values of every entry of a store without indexes: shared, it is never written. */
+    private static final String[][] NO_INDEXES = new String[0][];
 
     private final KeyFunc keyFunc;
     /** Held by writers only, around one whole write; readers never take it. */
@@ -375,6 +377,9 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
 
     /** The object's values in every index of {@code s}, by slot. */
     private String[][] valuesOf(State<T> s, String key, T object) {
+        if (s.indexes.isEmpty()) {
+            return NO_INDEXES;
+        }
         String[][] values = new String[s.indexes.size()][];
         for (Index<T> index : s.indexes.values()) {
             values[index.slot] = indexValues(index.name, index.func, key, object);
