@@ -104,9 +104,9 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
     }
 
     /**
-     * A stored object with the values it had in each index when it was written (by slot). Immutable: readers
-     * check these values, not the object's current ones, so an object mutated against the rules cannot make
-     * the indexes disagree with themselves.
+     * A stored object with the values it had in each index when it was written (by slot). Never changed once
+     * published in a state's items: readers check these values, not the object's current ones, so an object
+     * mutated against the rules cannot make the indexes disagree with themselves.
      */
     private record Entry<T>(T object, String[][] values) {}
 
@@ -173,9 +173,13 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
             Entry<T> old = s.items.get(key);
             // I1: the key joins its new values' sets before the entry is published ...
             for (Index<T> index : s.indexes.values()) {
-                for (String value : entry.values[index.slot]) {
+                String[] values = entry.values[index.slot];
+                for (String value : values) {
                     if (old == null || !contains(old.values[index.slot], value)) {
-                        index.add(value, key);
+                        String[] shared = index.add(value, key);
+                        if (values.length == 1) {
+                            entry.values[index.slot] = shared; // not published yet
+                        }
                     }
                 }
             }
