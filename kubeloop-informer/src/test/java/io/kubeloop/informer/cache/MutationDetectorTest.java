@@ -281,6 +281,30 @@ class MutationDetectorTest {
         }
     }
 
+    @Test
+    void theSuiteRunsWithTheDetectorAndChecksAfterEachTest() throws Exception {
+        // surefire's systemPropertyVariables in kubeloop-informer/pom.xml
+        assertThat(System.getProperty(CacheMutationDetector.SYSTEM_PROPERTY)).isEqualTo("true");
+        // the extension is found by JUnit's autodetection
+        assertThat(java.util.ServiceLoader.load(org.junit.jupiter.api.extension.Extension.class).stream()
+                .map(provider -> provider.type().getName())).contains(CacheMutationCheckExtension.class.getName());
+        java.util.Properties junit = new java.util.Properties();
+        try (var in = getClass().getResourceAsStream("/junit-platform.properties")) {
+            junit.load(in);
+        }
+        assertThat(junit.getProperty("junit.jupiter.extensions.autodetection.enabled")).isEqualTo("true");
+
+        // and it fails a test that mutated a cached object, once
+        Store<Pod> store = Indexers.newStore(Keys.META_NAMESPACE);
+        store.add(pod("suite", "p", "n1"));
+        store.getByKey("suite/p").orElseThrow().getSpec().setNodeName("elsewhere");
+        CacheMutationCheckExtension extension = new CacheMutationCheckExtension();
+        assertThatThrownBy(() -> extension.afterEach(null)).isInstanceOf(CacheMutationException.class)
+                .hasMessageContaining("Pod suite/p (resourceVersion 1)")
+                .hasMessageContaining("/spec/nodeName: \"n1\" -> \"elsewhere\"");
+        assertThatCode(() -> extension.afterEach(null)).doesNotThrowAnyException();
+    }
+
     private static void restore(String before) {
         if (before == null) {
             System.clearProperty(CacheMutationDetector.SYSTEM_PROPERTY);
