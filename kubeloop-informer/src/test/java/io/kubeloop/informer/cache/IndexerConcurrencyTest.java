@@ -62,17 +62,19 @@ class IndexerConcurrencyTest {
         AtomicBoolean writersDone = new AtomicBoolean();
         AtomicInteger reads = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
+        // Writers start once both readers have read once, so reads and writes overlap however the threads run.
+        CountDownLatch readersRunning = new CountDownLatch(2);
         ExecutorService pool = Executors.newFixedThreadPool(4, Thread.ofPlatform().name("race-", 0).factory());
         try {
             List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
                 int seed = w;
-                writers.add(CompletableFuture.runAsync(() -> write(indexer, stable, seed, start), pool));
+                writers.add(CompletableFuture.runAsync(() -> write(indexer, stable, seed, readersRunning), pool));
             }
             List<CompletableFuture<Void>> readers = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
                 readers.add(CompletableFuture.runAsync(
-                        () -> read(indexer, stableSet, start, writersDone, reads, violations), pool));
+                        () -> read(indexer, stableSet, start, readersRunning, writersDone, reads, violations), pool));
             }
             start.countDown();
             CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
@@ -83,7 +85,7 @@ class IndexerConcurrencyTest {
             assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(violations).as("violations seen by readers").isEmpty();
-        assertThat(reads.get()).as("reads done concurrently with writes").isGreaterThan(100);
+        assertThat(reads.get()).as("reads").isGreaterThan(2);
         // Quiescent: the indexes agree exactly with the objects.
         for (String node : NODES) {
             for (Pod p : indexer.byIndex("byNode", node)) {
@@ -120,10 +122,14 @@ class IndexerConcurrencyTest {
         }
     }
 
-    private static void read(Indexer<Pod> indexer, Set<Pod> stable, CountDownLatch start, AtomicBoolean writersDone,
-            AtomicInteger reads, ConcurrentLinkedQueue<String> violations) {
+    private static void read(Indexer<Pod> indexer, Set<Pod> stable, CountDownLatch start,
+            CountDownLatch readersRunning, AtomicBoolean writersDone, AtomicInteger reads,
+            ConcurrentLinkedQueue<String> violations) {
         await(start);
         for (int i = 0; i < MAX_READS && !writersDone.get() && violations.size() < 20; i++) {
+            if (i == 1) {
+                readersRunning.countDown();
+            }
             reads.incrementAndGet();
             String node = NODES.get(i % NODES.size());
             List<Pod> onNode = indexer.byIndex("byNode", node);
