@@ -36,7 +36,7 @@ final class MutationDetector {
 
     private static final Logger log = LoggerFactory.getLogger(CacheMutationDetector.class);
 
-    /** Differences shown per mutation, and characters per value. */
+    /** Differences shown per mutation. */
     static final int MAX_DIFFERENCES = 5;
 
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -103,10 +103,6 @@ final class MutationDetector {
             lock.unlock();
         }
         return store;
-    }
-
-    long nanoTime() {
-        return clock.nanoTime();
     }
 
     /**
