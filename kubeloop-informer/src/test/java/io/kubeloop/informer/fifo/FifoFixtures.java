@@ -130,9 +130,10 @@ final class FifoFixtures {
             }
         }
 
+        /** Sorted, so two calls over the same content agree (the property test replays them on a model). */
         @Override
         public List<String> listKeys() {
-            return new ArrayList<>(map.keySet());
+            return map.keySet().stream().sorted().toList();
         }
 
         @Override
