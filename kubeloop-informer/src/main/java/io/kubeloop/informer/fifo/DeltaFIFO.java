@@ -609,13 +609,15 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
             return "tombstone of " + tombstone.key();
         }
         if (object instanceof HasMetadata resource) {
-            String kind = resource.getKind() != null ? resource.getKind() : object.getClass().getSimpleName();
+            String kind = resource.getKind() == null || resource.getKind().isEmpty()
+                    ? object.getClass().getSimpleName()
+                    : resource.getKind();
             ObjectMeta meta = resource.getMetadata();
             if (meta == null) {
                 return kind + " without metadata";
             }
-            String name = meta.getName() == null ? "<no name>" : meta.getName();
-            String ns = meta.getNamespace() == null ? "" : meta.getNamespace() + "/";
+            String name = meta.getName() == null || meta.getName().isEmpty() ? "<no name>" : meta.getName();
+            String ns = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "" : meta.getNamespace() + "/";
             return kind + " " + ns + name + (meta.getUid() == null ? "" : " (uid " + meta.getUid() + ")");
         }
         return object == null ? "null" : object.getClass().getName();

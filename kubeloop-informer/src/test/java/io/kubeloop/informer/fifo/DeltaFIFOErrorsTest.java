@@ -51,7 +51,7 @@ class DeltaFIFOErrorsTest {
         for (Consumer<Pod> call : calls) {
             String log = logged(() -> call.accept(nameless()));
             assertThat(log).contains("ERROR").contains("DeltaFIFO pods").contains("Pod ns/<no name>")
-                    .contains("has no name");
+                    .contains("metadata.name is empty");
         }
         assertThat(fifo.isEmpty()).isTrue();
         assertThat(fifo.hasSynced()).as("the event still ends the wait for an initial list").isTrue();

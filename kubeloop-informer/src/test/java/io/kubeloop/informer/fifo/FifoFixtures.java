@@ -1,11 +1,10 @@
 package io.kubeloop.informer.fifo;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
-import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KeyFunc;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,18 +23,8 @@ final class FifoFixtures {
 
     static final String NS = "ns";
 
-    /** namespace/name, or name for cluster-scoped objects; tombstones are keyed by the FIFO itself. */
-    static final KeyFunc KEY = o -> {
-        if (o instanceof DeletedFinalStateUnknown<?> t) {
-            return t.key();
-        }
-        HasMetadata h = (HasMetadata) o;
-        if (h.getMetadata() == null || h.getMetadata().getName() == null) {
-            throw new KeyException(h.getKind() + " has no name");
-        }
-        String ns = h.getMetadata().getNamespace();
-        return ns == null || ns.isEmpty() ? h.getMetadata().getName() : ns + "/" + h.getMetadata().getName();
-    };
+    /** The informer's key function: namespace/name, a tombstone's own key. */
+    static final KeyFunc KEY = Keys.DELETION_HANDLING;
 
     private FifoFixtures() {}
 
