@@ -364,6 +364,7 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
                 items.put(key, deltas);
                 queue.add(key);
                 notEmpty.signal();
+                view = List.copyOf(deltas); // the queued list grows again; what we return must not
             } else if (initial) {
                 // Requeued deltas of an initial key stay initial; dropped or processed ones leave the population.
                 if (!items.containsKey(key)) {

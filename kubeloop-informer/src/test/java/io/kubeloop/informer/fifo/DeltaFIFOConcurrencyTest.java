@@ -3,15 +3,18 @@ package io.kubeloop.informer.fifo;
 import static io.kubeloop.informer.fifo.FifoFixtures.key;
 import static io.kubeloop.informer.fifo.FifoFixtures.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.informer.fifo.FifoFixtures.Cache;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,7 +41,7 @@ class DeltaFIFOConcurrencyTest {
         DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(cache).coalesceUpdates(coalesce)
                 .name("stress").build();
         AtomicInteger pops = new AtomicInteger();
-        List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> violations = new CopyOnWriteArrayList<>();
         AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
         Thread consumer = Thread.ofVirtual().name("stress-consumer").start(() -> {
             try {
@@ -130,7 +133,7 @@ class DeltaFIFOConcurrencyTest {
                 }
             }));
         }
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(10))
                 .until(() -> consumers.stream().allMatch(t -> t.getState() == Thread.State.WAITING));
 
         fifo.close();

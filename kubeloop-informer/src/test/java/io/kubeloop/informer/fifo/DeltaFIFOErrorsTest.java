@@ -13,9 +13,6 @@ import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.fifo.FifoFixtures.Known;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,26 +27,13 @@ class DeltaFIFOErrorsTest {
         return new PodBuilder().withNewMetadata().withNamespace("ns").endMetadata().build();
     }
 
-    /** Runs {@code action} and returns what slf4j-simple (which writes to System.err) logged meanwhile. */
-    private static String logged(Runnable action) {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            action.run();
-        } finally {
-            System.setErr(original);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
-    }
-
     @Test
     void aWatchEventWithoutAKeyIsLoggedAtErrorAndSkipped() {
         DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
         List<Consumer<Pod>> calls = List.of(fifo::add, fifo::update, fifo::delete);
 
         for (Consumer<Pod> call : calls) {
-            String log = logged(() -> call.accept(nameless()));
+            String log = FifoFixtures.logged(() -> call.accept(nameless()));
             assertThat(log).contains("ERROR").contains("DeltaFIFO pods").contains("Pod ns/<no name>")
                     .contains("metadata.name is empty");
         }
@@ -150,7 +134,7 @@ class DeltaFIFOErrorsTest {
         };
         DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).transformer(failOnB).name("pods").build();
 
-        String log = logged(() -> fifo.add(pod("b@1")));
+        String log = FifoFixtures.logged(() -> fifo.add(pod("b@1")));
         assertThat(log).contains("ERROR").contains("Pod ns/b").contains("cannot shrink b");
         assertThatThrownBy(() -> fifo.replace(pods("a@1 b@1"), "3"))
                 .isInstanceOf(IllegalStateException.class)
@@ -178,15 +162,15 @@ class DeltaFIFOErrorsTest {
     void aFailedKnownLookupMeansMayExistForDeleteAndNoObjectForATombstone() {
         DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
 
-        logged(() -> fifo.delete(pod("z@1")));
+        FifoFixtures.logged(() -> fifo.delete(pod("z@1")));
         assertThat(render(fifo)).isEqualTo("z:DELETED(z@1)");
 
         DeltaFIFO<Pod> relisted = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
-        logged(() -> relisted.replace(List.of(), "2"));
+        FifoFixtures.logged(() -> relisted.replace(List.of(), "2"));
         assertThat(render(relisted)).isEqualTo("a:DELETED(~a@-)");
 
         DeltaFIFO<Pod> resynced = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
-        logged(resynced::resync);
+        FifoFixtures.logged(resynced::resync);
         assertThat(resynced.isEmpty()).as("a key that cannot be looked up is not resynced").isTrue();
     }
 

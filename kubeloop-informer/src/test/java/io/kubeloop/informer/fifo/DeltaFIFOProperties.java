@@ -17,9 +17,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * Random interleavings of server changes (seen by the watch, or lost while it was down), relists, resyncs and
@@ -49,11 +51,11 @@ class DeltaFIFOProperties {
         Arbitrary<String> names = Arbitraries.of(NAMES);
         Arbitrary<Boolean> lost = Arbitraries.of(false, false, false, true);
         Arbitrary<Op> op = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, net.jqwik.api.Combinators.combine(names, lost).as(Write::new)),
-                net.jqwik.api.Tuple.of(3, net.jqwik.api.Combinators.combine(names, lost).as(Remove::new)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Relist())),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(new Resync())),
-                net.jqwik.api.Tuple.of(4, Arbitraries.just(new Pop())));
+                Tuple.of(6, Combinators.combine(names, lost).as(Write::new)),
+                Tuple.of(3, Combinators.combine(names, lost).as(Remove::new)),
+                Tuple.of(1, Arbitraries.just(new Relist())),
+                Tuple.of(1, Arbitraries.just(new Resync())),
+                Tuple.of(4, Arbitraries.just(new Pop())));
         return op.list().ofMaxSize(60);
     }
 
@@ -247,7 +249,8 @@ class DeltaFIFOProperties {
 
         String render() {
             List<String> parts = new ArrayList<>();
-            items.forEach((k, ds) -> parts.add(k.substring(FifoFixtures.NS.length() + 1) + ":" + FifoFixtures.render(ds)));
+            items.forEach((k, ds) ->
+                    parts.add(k.substring(FifoFixtures.NS.length() + 1) + ":" + FifoFixtures.render(ds)));
             return String.join(" | ", parts);
         }
     }

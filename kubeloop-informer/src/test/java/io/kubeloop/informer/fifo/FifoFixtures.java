@@ -6,6 +6,9 @@ import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.KeyFunc;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +30,22 @@ final class FifoFixtures {
     static final KeyFunc KEY = Keys.DELETION_HANDLING;
 
     private FifoFixtures() {}
+
+    /**
+     * Runs {@code action} and returns what slf4j-simple logged meanwhile: it writes to System.err, looked up at
+     * each line, so swapping the stream captures it. Test classes run one at a time (surefire's default).
+     */
+    static String logged(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
 
     /** A pod from {@code name@rv}. */
     static Pod pod(String nameAtRv) {
