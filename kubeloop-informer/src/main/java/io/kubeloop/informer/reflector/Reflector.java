@@ -701,9 +701,8 @@ public final class Reflector<T> {
         metrics.watchRestart("error");
         relistReason = "error";
         recordFailure(e);
-        LOG.warn("{}: watch failed: {}; backing off, then relisting", name, Failures.summary(e));
         notifyHandler(e);
-        return false;
+        return false; // the backoff logs the error
     }
 
     /**
@@ -944,11 +943,15 @@ public final class Reflector<T> {
         long retryAfter = TimeUnit.SECONDS.toNanos(Failures.retryAfterSeconds(failure));
         delay = Math.max(delay, retryAfter);
         setPhase(ReflectorStatus.Phase.BACKING_OFF);
-        if (failure != null) {
-            LOG.warn("{}: backing off {} ms after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+        if (failure == null) {
+            LOG.info("{}: waiting {} ms before listing again", name, TimeUnit.NANOSECONDS.toMillis(delay));
+        } else if (Failures.isExpired(failure)) {
+            // Routine: the history moved on while the watch was down.
+            LOG.info("{}: waiting {} ms before relisting after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
                     Failures.summary(failure));
         } else {
-            LOG.info("{}: waiting {} ms before listing again", name, TimeUnit.NANOSECONDS.toMillis(delay));
+            LOG.warn("{}: backing off {} ms after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+                    Failures.summary(failure));
         }
         long deadline = clock.nanoTime() + delay;
         lock.lock();
