@@ -429,8 +429,7 @@ public final class Reflector<T> {
     /** client-go's pager: the pages of one snapshot, or the whole list again if a continue token expires. */
     private Listed<T> pagedList(String rv) {
         long limit = pageSizeFor(rv);
-        ListPage<T> first = call(() -> listerWatcher.list(
-                ListOptions.builder().resourceVersion(rv).limit(limit).build()));
+        ListPage<T> first = listPage(ListOptions.builder().resourceVersion(rv).limit(limit).build());
         if (!first.hasMore()) {
             return new Listed<>(first.items(), first.resourceVersion());
         }
@@ -443,14 +442,14 @@ public final class Reflector<T> {
             String token = page.continueToken();
             try {
                 // The server refuses a resourceVersion beside a continue token: the token holds the snapshot.
-                page = call(() -> listerWatcher.list(ListOptions.builder().limit(limit).continueToken(token).build()));
+                page = listPage(ListOptions.builder().limit(limit).continueToken(token).build());
             } catch (RuntimeException e) {
                 if (!Failures.isExpired(e) || stopping()) {
                     throw e;
                 }
                 LOG.info("{}: the continue token of a paged list expired after {} objects; listing again, unpaged, "
                         + "at resourceVersion \"{}\"", name, items.size(), rv);
-                ListPage<T> whole = call(() -> listerWatcher.list(ListOptions.builder().resourceVersion(rv).build()));
+                ListPage<T> whole = listPage(ListOptions.builder().resourceVersion(rv).build());
                 return new Listed<>(whole.items(), whole.resourceVersion());
             }
             items.addAll(page.items());
@@ -478,7 +477,7 @@ public final class Reflector<T> {
                     .sendInitialEvents(true).allowWatchBookmarks(true).timeoutSeconds(watchTimeoutSeconds()).build();
             WatchStream<T> watch;
             try {
-                watch = call(() -> listerWatcher.watch(options));
+                watch = openWatch(options);
             } catch (Stopped s) {
                 throw s;
             } catch (RuntimeException e) {
@@ -603,7 +602,7 @@ public final class Reflector<T> {
                 WatchOptions options = WatchOptions.builder().resourceVersion(lastSyncResourceVersion)
                         .timeoutSeconds((int) timeoutSeconds).allowWatchBookmarks(true).build();
                 try {
-                    watch = call(() -> listerWatcher.watch(options));
+                    watch = openWatch(options);
                 } catch (Stopped s) {
                     throw s;
                 } catch (RuntimeException e) {
@@ -967,6 +966,16 @@ public final class Reflector<T> {
         if (stopping()) {
             throw STOPPED;
         }
+    }
+
+    private WatchStream<T> openWatch(WatchOptions options) {
+        return Objects.requireNonNull(call(() -> listerWatcher.watch(options)),
+                () -> "the ListerWatcher of " + name + " returned a null watch for " + options);
+    }
+
+    private ListPage<T> listPage(ListOptions options) {
+        return Objects.requireNonNull(call(() -> listerWatcher.list(options)),
+                () -> "the ListerWatcher of " + name + " returned a null page for " + options);
     }
 
     /** Runs a list or watch request that stop() may interrupt. */

@@ -211,6 +211,52 @@ class ReflectorIT {
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("kubeloop-reflector"));
     }
 
+    @Test
+    void aBoundedChaosRunEndsWithTheStoreEqualToTheServer() throws Exception {
+        RecordingStore<ConfigMap> store = new RecordingStore<>();
+        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
+        await().atMost(WAIT).until(r::isWatching);
+        java.util.Random random = new java.util.Random(6);
+        AtomicInteger ops = new AtomicInteger();
+        Thread writer = Thread.ofVirtual().name("chaos-writer").start(() -> {
+            for (int i = 0; i < 400; i++) {
+                String name = "chaos-" + random.nextInt(25);
+                try {
+                    switch (random.nextInt(3)) {
+                        case 0 -> configMaps.create(cm(name, Map.of()));
+                        case 1 -> configMaps.patch(name, io.kubeloop.client.resource.PatchType.MERGE,
+                                "{\"data\":{\"n\":\"" + i + "\"}}", io.kubeloop.client.resource.PatchOptions.none());
+                        default -> configMaps.delete(name);
+                    }
+                } catch (RuntimeException expected) {
+                    // conflicts, not-found and injected failures: the writer carries on
+                }
+                ops.incrementAndGet();
+            }
+        });
+        for (int round = 0; round < 12; round++) {
+            int due = (round + 1) * 30; // one fault every 30 writes
+            await().atMost(WAIT).until(() -> ops.get() >= due);
+            switch (round % 6) {
+                case 0 -> server.faults().closeWatches();
+                case 1 -> server.compact();
+                case 2 -> server.faults().fail(Failure.status(503).count(2).resource("configmaps").verb("watch"));
+                case 3 -> server.faults().fail(Failure.status(429).count(1).retryAfterSeconds(1)
+                        .resource("configmaps").verb("list"));
+                case 4 -> {
+                    server.compact();
+                    server.faults().closeWatches();
+                }
+                default -> server.faults().fail(Failure.status(500).count(1).resource("configmaps").verb("list"));
+            }
+        }
+        writer.join(WAIT);
+        assertThat(writer.isAlive()).isFalse();
+        server.faults().clear();
+        configMaps.create(cm("the-end", Map.of()));
+        await().atMost(WAIT).ignoreExceptions().until(() -> store.versions().equals(serverVersions()));
+    }
+
     private void createWithoutKubeloop(String name) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(
