@@ -257,6 +257,18 @@ class ReflectorIT {
         await().atMost(WAIT).ignoreExceptions().until(() -> store.versions().equals(serverVersions()));
     }
 
+    @Test
+    void stopEndsARunWhoseListHangsInAPartition() throws Exception {
+        server.faults().partition(Duration.ofSeconds(60), "kubeloop");
+        RecordingStore<ConfigMap> store = new RecordingStore<>();
+        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
+        await().atMost(WAIT).until(() -> heldByPartition() >= 1); // the list request is in flight, held
+        r.stop();
+        assertThat(r.awaitTermination(Duration.ofSeconds(10))).as("the hung list was interrupted").isTrue();
+        assertThat(store.calls()).isEmpty();
+        server.faults().clear();
+    }
+
     private void createWithoutKubeloop(String name) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(
@@ -266,6 +278,17 @@ class ReflectorIT {
                             + "\"metadata\":{\"name\":\"" + name + "\"}}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        }
+    }
+
+    /** Requests the partition holds or held, scraped from the server's /metrics. */
+    private double heldByPartition() throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            String metrics = http.send(HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> l.startsWith("kubeloop_apiserver_fault_affected_requests_total{")
+                            && l.contains("fault=\"partition\""))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
         }
     }
 
