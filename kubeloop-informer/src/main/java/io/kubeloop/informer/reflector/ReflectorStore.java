@@ -3,8 +3,8 @@ package io.kubeloop.informer.reflector;
 import java.util.Collection;
 
 /**
- * Where a Reflector writes what it lists and watches: the informer's DeltaFIFO, or a plain store. Calls come from
- * the Reflector's one thread, in the order the server's events arrived.
+ * Where a Reflector writes what it lists and watches: the informer's DeltaFIFO, or a plain store. Calls never overlap
+ * (the Reflector serialises its watch thread and its resync thread) and arrive in the order of the server's events.
  *
  * @param <T> the object type
  */
