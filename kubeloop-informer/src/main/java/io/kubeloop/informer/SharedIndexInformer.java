@@ -12,7 +12,6 @@ import io.kubeloop.informer.fifo.DeltaFIFO;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.Reflector;
 import io.kubeloop.informer.reflector.ReflectorStatus;
-import io.kubeloop.informer.reflector.ReflectorStore;
 import io.kubeloop.informer.reflector.WatchErrorHandler;
 import io.kubeloop.workqueue.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -355,17 +354,20 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                 log.warn("informer {} has already started; start() does nothing", name);
                 return;
             }
+            // The transform runs inside the FIFO on the way in: queued objects are already transformed.
             DeltaFIFO<T> queue = DeltaFIFO.<T>builder(Keys.DELETION_HANDLING)
+                    .name(name)
                     .knownObjects(indexer)
                     .coalesceUpdates(coalesceUpdates)
+                    .transformer(transform)
+                    .clock(clock)
                     .build();
-            ReflectorStore<T> store = transform == null ? queue : new TransformingStore<>(name, queue, transform);
-            Reflector.Builder<T> rb = reflectorOptions.apply(Reflector.builder(listerWatcher, store));
+            Reflector.Builder<T> rb = reflectorOptions.apply(Reflector.builder(listerWatcher, queue));
             rb.name(name);
             rb.clock(clock);
             rb.resyncPeriod(resyncCheckPeriod);
             rb.shouldResync(this::shouldResync);
-            rb.threadFactory(threadFactory);
+            rb.threadFactory(body -> newThread("reflector-resync", body));
             if (meterRegistry != null) {
                 rb.meterRegistry(meterRegistry);
             }
