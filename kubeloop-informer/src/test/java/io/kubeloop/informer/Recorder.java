@@ -14,14 +14,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A handler that writes every notification down as a line ("add ns/a rv=1 initial", "update ns/a 1->4",
  * "delete ns/b rv=5", "delete ns/b tombstone"), keeps its last view of every object, and checks at each call that
- * the cache already holds the state it is told about (the store is updated before handlers hear of it).
+ * the cache already holds the state it is told about or a later one (the store is updated before handlers hear of
+ * it).
  */
 class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
 
     final List<String> events = new CopyOnWriteArrayList<>();
     /** Key → last resourceVersion seen; absent after a delete. */
     final Map<String, String> lastView = new ConcurrentHashMap<>();
-    final List<String> cacheViolations = new CopyOnWriteArrayList<>();
+    private final List<String> cacheViolations = new CopyOnWriteArrayList<>();
+    /**
+     * Keys that were absent from the cache when an add or update of them was handled: fine only if a delete of
+     * the key was processed meanwhile, whose notification then follows (handlers are called asynchronously, in
+     * order).
+     */
+    private final Map<String, String> absentUntilDelete = new ConcurrentHashMap<>();
     private volatile Indexer<T> cache;
 
     Recorder<T> checking(Indexer<T> cache) {
@@ -57,6 +64,7 @@ class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
             }
         }
         lastView.remove(key);
+        absentUntilDelete.remove(key);
         events.add(object instanceof DeletedFinalStateUnknown<?> ? "delete " + key + " tombstone"
                 : "delete " + key + " rv=" + rv((HasMetadata) object));
     }
@@ -68,10 +76,17 @@ class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
         }
         Optional<T> cached = c.getByKey(key);
         if (cached.isEmpty()) {
-            cacheViolations.add(key + " rv=" + rv(object) + ": not cached when notified");
+            absentUntilDelete.putIfAbsent(key, key + " rv=" + rv(object) + ": not cached when notified");
         } else if (Long.parseLong(rv(cached.get())) < Long.parseLong(rv(object))) {
             cacheViolations.add(key + " rv=" + rv(object) + ": the cache holds the older rv=" + rv(cached.get()));
         }
+    }
+
+    /** Notifications that reached this handler before the cache held their state. */
+    List<String> cacheViolations() {
+        List<String> all = new ArrayList<>(cacheViolations);
+        all.addAll(absentUntilDelete.values());
+        return all;
     }
 
     List<String> events() {

@@ -148,7 +148,7 @@ class SharedIndexInformerIT {
                 "update live/a " + created.getMetadata().getResourceVersion() + "->"
                         + updated.getMetadata().getResourceVersion(),
                 "delete live/a rv=" + deleted.getMetadata().getResourceVersion());
-        assertThat(handler.cacheViolations).isEmpty();
+        assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).isEmpty();
     }
 
@@ -190,7 +190,7 @@ class SharedIndexInformerIT {
                 "add outage/e rv=" + e.getMetadata().getResourceVersion(),
                 // d did not change; with no resync tick yet, a relisted unchanged object reaches every handler
                 "update outage/d " + created.get("d") + "->" + created.get("d"));
-        assertThat(handler.cacheViolations).isEmpty();
+        assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("outage/a", "outage/d", "outage/e");
         assertThat(informer.lister().namespace("outage").get("a")).get().extracting(Recorder::rv)
                 .isEqualTo(aChanged.getMetadata().getResourceVersion());

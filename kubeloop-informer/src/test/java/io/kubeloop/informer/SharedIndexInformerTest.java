@@ -112,7 +112,7 @@ class SharedIndexInformerTest {
         await().atMost(WAIT).until(() -> handler.events.size() == 5);
         assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "add ns/b rv=2 initial",
                 "add ns/c rv=3", "update ns/a 1->4", "delete ns/b rv=5");
-        assertThat(handler.cacheViolations).isEmpty();
+        assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("ns/a", "ns/c");
         assertThat(informer.lister().namespace("ns").get("a")).get().extracting(Recorder::rv).isEqualTo("4");
         assertThat(informer.lastSyncResourceVersion()).isEqualTo("5");
@@ -222,7 +222,7 @@ class SharedIndexInformerTest {
                 previous = rvs[1];
             }
         });
-        assertThat(recorder.cacheViolations).isEmpty();
+        assertThat(recorder.cacheViolations()).isEmpty();
     }
 
     // ---- resync ---------------------------------------------------------------------------------------------------
@@ -323,8 +323,8 @@ class SharedIndexInformerTest {
             assertThat(((Pod) t.object()).getMetadata().getResourceVersion()).isEqualTo("2");
         });
         assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("ns/a", "ns/c", "ns/d");
-        assertThat(due.cacheViolations).isEmpty();
-        assertThat(notDue.cacheViolations).isEmpty();
+        assertThat(due.cacheViolations()).isEmpty();
+        assertThat(notDue.cacheViolations()).isEmpty();
     }
 
     @Test
