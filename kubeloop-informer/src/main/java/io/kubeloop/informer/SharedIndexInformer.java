@@ -392,7 +392,8 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     /**
      * Stops the reflector (closing its watch), the process loop and every handler's dispatcher (pending
      * notifications are dropped; a handler in a call is interrupted), and waits for their threads to end. The
-     * informer's meters are removed. Idempotent; every call returns once the informer has stopped.
+     * informer's meters are removed. Idempotent; every call returns once the informer has stopped. May be called
+     * from a handler (its own dispatcher then ends when the handler returns).
      */
     public void stop() {
         boolean first;
@@ -436,6 +437,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     }
 
     private void join(Thread t, String what) {
+        if (t == Thread.currentThread()) {
+            return; // stop() called from a handler: its own dispatcher ends when the handler returns
+        }
         try {
             if (!t.join(STOP_TIMEOUT)) {
                 log.warn("informer {}: the {} thread {} is still running {} after stop; it ends when its current "

@@ -265,6 +265,59 @@ class SharedIndexInformerTest {
                 .isEqualTo(6.0);
     }
 
+    record ResyncCase(String description, Duration informer, List<Duration> beforeStart, List<Duration> afterStart,
+            List<Duration> expected) {}
+
+    @Test
+    void resyncPeriodsFollowClientGosDerivation() {
+        Duration s1 = Duration.ofSeconds(1);
+        Duration s3 = Duration.ofSeconds(3);
+        Duration s5 = Duration.ofSeconds(5);
+        Duration s10 = Duration.ofSeconds(10);
+        Duration s25 = Duration.ofSeconds(25);
+        Duration ms500 = Duration.ofMillis(500);
+        Duration zero = Duration.ZERO;
+        List<ResyncCase> cases = List.of(
+                new ResyncCase("no informer resync: nobody resyncs", zero, List.of(s5, zero), List.of(s5),
+                        List.of(zero, zero, zero)),
+                new ResyncCase("a handler asking for 0 never resyncs", s10, List.of(zero), List.of(zero),
+                        List.of(zero, zero)),
+                new ResyncCase("more than the check period: as asked", s10, List.of(s25), List.of(s25),
+                        List.of(s25, s25)),
+                new ResyncCase("less before start lowers the check period; earlier handlers keep theirs", s10,
+                        List.of(s10, s3, s5), List.of(), List.of(s10, s3, s5)),
+                new ResyncCase("below 1 s is raised to 1 s, which becomes the check period", s10,
+                        List.of(s3, ms500), List.of(), List.of(s3, s1)),
+                new ResyncCase("less after start is raised to the check period", s10, List.of(), List.of(s5, ms500),
+                        List.of(s10, s10)));
+        for (ResyncCase c : cases) {
+            SharedIndexInformer<Pod> informer = build(builder().name(c.description()).resyncPeriod(c.informer()));
+            List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
+            c.beforeStart().forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
+            informer.start();
+            c.afterStart().forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
+            assertThat(registrations).as(c.description()).extracting(ResourceEventHandlerRegistration::resyncPeriod)
+                    .containsExactlyElementsOf(c.expected());
+            informer.stop();
+        }
+    }
+
+    @Test
+    void aHandlerMayStopItsInformer() {
+        source.add(pod("a"));
+        SharedIndexInformer<Pod> informer = build(builder());
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod object, boolean isInInitialList) {
+                informer.stop();
+            }
+        });
+        informer.start();
+        await().atMost(WAIT).until(informer::isStopped);
+        await().atMost(WAIT).until(() -> threads.alive().isEmpty());
+        assertThat(informer.health().state()).isEqualTo(InformerHealth.State.STOPPED);
+    }
+
     @Test
     void informerWithoutResyncNeverResyncsWhateverItsHandlersAsk() {
         source.add(pod("a"));
