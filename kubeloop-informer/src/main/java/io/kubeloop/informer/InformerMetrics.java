@@ -24,6 +24,11 @@ interface InformerMetrics {
 
     /** Per-handler meters. */
     interface HandlerMetrics {
+        /** Whether {@link #handled} wants durations (false: the dispatcher does not read the clock at all). */
+        default boolean timed() {
+            return true;
+        }
+
         void handled(long nanos);
 
         void failed();
@@ -50,6 +55,11 @@ interface InformerMetrics {
 
         @Override
         public void resync() {}
+
+        @Override
+        public boolean timed() {
+            return false;
+        }
 
         @Override
         public void handled(long nanos) {}

@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  *
  * <ul>
  *   <li>{@code informer_cache_objects} (gauge): objects in the cache;</li>
- *   <li>{@code informer_handler_buffer_length} (gauge): notifications waiting in a handler's buffer;</li>
+ *   <li>{@code informer_handler_buffer_length} (gauge): notifications waiting for a handler, including the one it
+ *       is handling;</li>
  *   <li>{@code informer_handler_duration_seconds} (histogram): time a handler took per notification;</li>
  *   <li>{@code informer_handler_errors_total} (counter): notifications whose handler threw;</li>
  *   <li>{@code informer_notifications_total{type}} (counter): notifications the process loop distributed,
@@ -76,7 +77,7 @@ final class MicrometerInformerMetrics implements InformerMetrics {
     public HandlerMetrics handler(String handlerName, IntSupplier bufferLength) {
         Tags handlerTags = tags.and("handler", handlerName);
         Gauge buffer = Gauge.builder("informer.handler.buffer.length", bufferLength, IntSupplier::getAsInt)
-                .description("Notifications waiting in the handler's buffer")
+                .description("Notifications waiting for the handler, including the one it is handling")
                 .tags(handlerTags).strongReference(true).register(registry);
         Timer duration = Timer.builder("informer.handler.duration")
                 .description("How long the handler took per notification")

@@ -6,6 +6,7 @@ import io.kubeloop.workqueue.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,6 +37,9 @@ final class ProcessorListener<T> {
 
     private static final Logger log = LoggerFactory.getLogger(SharedIndexInformer.class);
 
+    /** At most this many notifications move from the buffer to the dispatcher per lock acquisition. */
+    static final int BATCH = 256;
+
     private final String informerName;
     private final String name;
     private final ResourceEventHandler<? super T> handler;
@@ -56,8 +60,13 @@ final class ProcessorListener<T> {
     private final Condition notEmpty = lock.newCondition();
     /** Guarded by {@code lock}. Unbounded; starts at client-go's 1024. */
     private final ArrayDeque<Notification<T>> buffer = new ArrayDeque<>(1024);
-    /** Guarded by {@code lock}. */
-    private boolean closed;
+    /** Written under {@code lock}; read without it between two handler calls. */
+    private volatile boolean closed;
+    /**
+     * Notifications added and not yet handled: the buffer plus the dispatcher's current batch (the buffer-length
+     * gauge reads it without the lock). Zeroed by close.
+     */
+    private final AtomicInteger pending = new AtomicInteger();
     /** Guarded by {@code lock}. */
     private Thread dispatcher;
 
@@ -123,6 +132,7 @@ final class ProcessorListener<T> {
                 pendingInitial.incrementAndGet();
             }
             buffer.addLast(notification);
+            pending.incrementAndGet();
             if (buffer.size() == 1) {
                 notEmpty.signal();
             }
@@ -131,13 +141,9 @@ final class ProcessorListener<T> {
         }
     }
 
+    /** Notifications waiting for the handler (including the one it is handling). */
     int bufferLength() {
-        lock.lock();
-        try {
-            return buffer.size();
-        } finally {
-            lock.unlock();
-        }
+        return Math.max(0, pending.get());
     }
 
     /** True when every initial-list add handed to this listener has returned from the handler. */
@@ -176,6 +182,7 @@ final class ProcessorListener<T> {
         try {
             closed = true;
             buffer.clear();
+            pending.set(0);
             pendingInitial.set(0);
             notEmpty.signalAll();
             if (dispatcher == null) {
@@ -189,10 +196,14 @@ final class ProcessorListener<T> {
         }
     }
 
+    /**
+     * Takes up to {@link #BATCH} notifications per lock acquisition, so that a busy handler and the process loop do
+     * not meet on the lock for every notification; checks {@code closed} before each call.
+     */
     private void run() {
+        ArrayDeque<Notification<T>> batch = new ArrayDeque<>(BATCH);
         try {
             while (true) {
-                Notification<T> next;
                 lock.lock();
                 try {
                     while (buffer.isEmpty() && !closed) {
@@ -205,11 +216,21 @@ final class ProcessorListener<T> {
                     if (closed) {
                         return;
                     }
-                    next = buffer.pollFirst();
+                    for (int i = 0; i < BATCH && !buffer.isEmpty(); i++) {
+                        batch.addLast(buffer.pollFirst());
+                    }
                 } finally {
                     lock.unlock();
                 }
-                dispatch(next);
+                for (Notification<T> next = batch.pollFirst(); next != null; next = batch.pollFirst()) {
+                    if (closed) {
+                        return;
+                    }
+                    dispatch(next);
+                    if (!closed) {
+                        pending.decrementAndGet();
+                    }
+                }
             }
         } finally {
             metrics.close();
@@ -217,7 +238,8 @@ final class ProcessorListener<T> {
     }
 
     private void dispatch(Notification<T> notification) {
-        long start = clock.nanoTime();
+        boolean timed = metrics.timed();
+        long start = timed ? clock.nanoTime() : 0;
         try {
             switch (notification) {
                 case Notification.Add<T> a -> handler.onAdd(a.object(), a.initial());
@@ -228,7 +250,7 @@ final class ProcessorListener<T> {
             throw fatal;
         } catch (Throwable e) {
             metrics.failed();
-            if (isClosed()) {
+            if (closed) {
                 log.debug("informer {}: handler {} threw on {} of {} while the informer was stopping",
                         informerName, name, notification.type(), keyOf(notification), e);
             } else {
@@ -236,19 +258,12 @@ final class ProcessorListener<T> {
                         + "notification", informerName, name, notification.type(), keyOf(notification), e);
             }
         } finally {
-            metrics.handled(clock.nanoTime() - start);
+            if (timed) {
+                metrics.handled(clock.nanoTime() - start);
+            }
             if (notification instanceof Notification.Add<T> a && a.initial()) {
                 pendingInitial.updateAndGet(n -> n > 0 ? n - 1 : 0);
             }
-        }
-    }
-
-    private boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
         }
     }
 
