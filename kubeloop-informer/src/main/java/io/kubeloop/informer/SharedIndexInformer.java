@@ -549,6 +549,10 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         blockDeltas.lock();
         try {
             for (Delta<T> delta : deltas) {
+                if (log.isDebugEnabled()) {
+                    log.debug("informer {}: {} {}{}", name, delta.type(), ProcessorListener.describe(delta.object()),
+                            isInInitialList ? " (initial list)" : "");
+                }
                 switch (delta.type()) {
                     case SYNC, REPLACED, ADDED, UPDATED -> {
                         @SuppressWarnings("unchecked")

@@ -381,6 +381,26 @@ class SharedIndexInformerTest {
     }
 
     @Test
+    void anObjectDeletedAndCreatedAgainWhileTheWatchWasDownArrivesAsAnUpdateAfterTheRelist() {
+        Pod a = source.add(pod("a"));
+        SharedIndexInformer<Pod> informer = build(builder());
+        Recorder<Pod> handler = new Recorder<Pod>().checking(informer.indexer());
+        informer.addEventHandler(handler);
+        informer.start();
+        awaitSyncedAndWatching(informer);
+        source.deleteDropWatch(a);
+        source.addDropWatch(new PodBuilder(pod("a")).editMetadata().withUid("second").endMetadata().build());
+        int lists = source.listCalls();
+        source.resetWatch();
+        awaitStepping(informer, () -> source.listCalls() > lists && handler.events.size() == 2);
+        // client-go: the key is known and the relist has it with another resourceVersion, so it is an update
+        assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "update ns/a 1->3");
+        assertThat(informer.indexer().getByKey("ns/a")).get()
+                .extracting(p -> p.getMetadata().getUid()).isEqualTo("second");
+        assertThat(handler.cacheViolations()).isEmpty();
+    }
+
+    @Test
     void beforeTheFirstResyncTickAnUnchangedObjectOfARelistReachesEveryHandler() {
         // client-go §6.6: a listener's syncing flag is true from registration until the first tick.
         source.add(pod("a"));
