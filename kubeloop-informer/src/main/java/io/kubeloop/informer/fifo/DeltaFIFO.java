@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * different states of one object concurrently).
  *
  * <pre>{@code
- * DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(Keys.META_NAMESPACE).knownObjects(indexer).build();
+ * DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(Keys.DELETION_HANDLING).knownObjects(indexer).build();
  * // the Reflector calls fifo.replace(...), fifo.add(...), ... on its own thread; the process loop:
  * while (fifo.pop((deltas, initial) -> handleDeltas(deltas, initial)) != null) {}
  * }</pre>
@@ -364,6 +364,7 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
                 items.put(key, deltas);
                 queue.add(key);
                 notEmpty.signal();
+                view = List.copyOf(deltas); // the queued list grows again; what we return must not
             } else if (initial) {
                 // Requeued deltas of an initial key stay initial; dropped or processed ones leave the population.
                 if (!items.containsKey(key)) {
@@ -609,13 +610,15 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
             return "tombstone of " + tombstone.key();
         }
         if (object instanceof HasMetadata resource) {
-            String kind = resource.getKind() != null ? resource.getKind() : object.getClass().getSimpleName();
+            String kind = resource.getKind() == null || resource.getKind().isEmpty()
+                    ? object.getClass().getSimpleName()
+                    : resource.getKind();
             ObjectMeta meta = resource.getMetadata();
             if (meta == null) {
                 return kind + " without metadata";
             }
-            String name = meta.getName() == null ? "<no name>" : meta.getName();
-            String ns = meta.getNamespace() == null ? "" : meta.getNamespace() + "/";
+            String name = meta.getName() == null || meta.getName().isEmpty() ? "<no name>" : meta.getName();
+            String ns = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "" : meta.getNamespace() + "/";
             return kind + " " + ns + name + (meta.getUid() == null ? "" : " (uid " + meta.getUid() + ")");
         }
         return object == null ? "null" : object.getClass().getName();

@@ -11,6 +11,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.informer.fifo.FifoFixtures.Known;
+import io.kubeloop.workqueue.FakeClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,6 +117,39 @@ class DeltaFIFOPopTest {
 
         assertThat(render(popped)).isEqualTo("ADDED(a@1)");
         assertThat(render(fifo)).isEqualTo("b:ADDED(b@1) | a:ADDED(a@1)");
+        fifo.update(pod("a@2"));
+        assertThat(render(popped)).as("what pop returned does not change with the requeued list").isEqualTo(
+                "ADDED(a@1)");
+        assertThat(render(fifo)).isEqualTo("b:ADDED(b@1) | a:ADDED(a@1),UPDATED(a@2)");
+    }
+
+    @Test
+    void slowProcessingWhileKeysWaitIsLogged() throws InterruptedException {
+        FakeClock clock = new FakeClock();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).clock(clock).name("pods").build();
+        for (int i = 0; i < 13; i++) {
+            fifo.add(pod("p" + i + "@1"));
+        }
+
+        String fast = FifoFixtures.logged(() -> popQuietly(fifo, () -> clock.step(Duration.ofMillis(100))));
+        String slow = FifoFixtures.logged(() -> popQuietly(fifo, () -> clock.step(Duration.ofMillis(101))));
+        while (fifo.size() > 10) {
+            popQuietly(fifo, () -> {});
+        }
+        String slowButShortQueue =
+                FifoFixtures.logged(() -> popQuietly(fifo, () -> clock.step(Duration.ofSeconds(1))));
+
+        assertThat(fast).doesNotContain("slow processing");
+        assertThat(slow).contains("INFO").contains("DeltaFIFO pods: processing ns/p1 took 101 ms while 11 keys wait");
+        assertThat(slowButShortQueue).doesNotContain("slow processing");
+    }
+
+    private static void popQuietly(DeltaFIFO<Pod> fifo, Runnable during) {
+        try {
+            fifo.pop((d, i) -> during.run());
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -1,12 +1,14 @@
 package io.kubeloop.informer.fifo;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
-import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KeyFunc;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,20 +26,26 @@ final class FifoFixtures {
 
     static final String NS = "ns";
 
-    /** namespace/name, or name for cluster-scoped objects; tombstones are keyed by the FIFO itself. */
-    static final KeyFunc KEY = o -> {
-        if (o instanceof DeletedFinalStateUnknown<?> t) {
-            return t.key();
-        }
-        HasMetadata h = (HasMetadata) o;
-        if (h.getMetadata() == null || h.getMetadata().getName() == null) {
-            throw new KeyException(h.getKind() + " has no name");
-        }
-        String ns = h.getMetadata().getNamespace();
-        return ns == null || ns.isEmpty() ? h.getMetadata().getName() : ns + "/" + h.getMetadata().getName();
-    };
+    /** The informer's key function: namespace/name, a tombstone's own key. */
+    static final KeyFunc KEY = Keys.DELETION_HANDLING;
 
     private FifoFixtures() {}
+
+    /**
+     * Runs {@code action} and returns what slf4j-simple logged meanwhile: it writes to System.err, looked up at
+     * each line, so swapping the stream captures it. Test classes run one at a time (surefire's default).
+     */
+    static String logged(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
 
     /** A pod from {@code name@rv}. */
     static Pod pod(String nameAtRv) {
@@ -130,9 +138,10 @@ final class FifoFixtures {
             }
         }
 
+        /** Sorted, so two calls over the same content agree (the property test replays them on a model). */
         @Override
         public List<String> listKeys() {
-            return new ArrayList<>(map.keySet());
+            return map.keySet().stream().sorted().toList();
         }
 
         @Override
