@@ -333,6 +333,28 @@ class ReflectorTest {
     }
 
     @Test
+    void aStreamingRelistStartsAtTheLastRvAndAtTheNewestAfterA410() throws Exception {
+        try (ReflectorHarness h = new ReflectorHarness()) {
+            h.source.add(cm("a"));
+            h.source.add(cm("b"));
+            h.start(b -> b.streamingList(true));
+            h.awaitWatching();
+            h.source.addDropWatch(cm("missed"));
+            h.source.expireWatches();
+            h.source.failNextWatches(1, () -> ApiErrors.expired("2", "3"));
+            h.stepWhenWaiting(Duration.ofMillis(800));
+            await().atMost(WAIT).until(() -> h.store.count("replace") == 2);
+            h.awaitWatching();
+            assertThat(h.source.watchRequests()).extracting(WatchOptions::resourceVersion)
+                    .containsExactly("", "2", "");
+            assertThat(h.source.watchRequests()).allSatisfy(w -> assertThat(w.sendInitialEvents()).isTrue());
+            assertThat(h.store.last("replace")).isEqualTo(
+                    new RecordingStore.Call("replace", List.of("a", "b", "missed"), "3"));
+            assertThat(h.source.listCalls()).isZero();
+        }
+    }
+
+    @Test
     void streamingListFallsBackToListAndWatchWhenRefused() throws Exception {
         try (ReflectorHarness h = new ReflectorHarness()) {
             h.source.add(cm("a"));
