@@ -105,6 +105,10 @@ public final class SharedInformerFactory {
     public <T extends HasMetadata> SharedIndexInformer<T> informerFor(Class<T> type, InformerOptions options) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(options, "options");
+        if (type == GenericKubernetesResource.class) {
+            throw new IllegalArgumentException("GenericKubernetesResource has no resource type of its own: use "
+                    + "genericInformerFor(apiVersion, kind)");
+        }
         return informerFor(client.resources(type), type, options);
     }
 
@@ -215,7 +219,7 @@ public final class SharedInformerFactory {
     }
 
     /**
-     * Waits up to {@code timeout} for every started informer to sync.
+     * Waits up to {@code timeout} (on the factory's clock) for every started informer to sync.
      *
      * @return for every started informer, whether it has synced; informers not started are absent
      */

@@ -272,6 +272,8 @@ class SharedInformerFactoryIT {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("label selector \"a in (b\"");
         assertThatThrownBy(() -> factory.informerFor(Pod.class, InformerOptions.builder().fieldSelector("metadata.name").build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("field selector \"metadata.name\"");
+        assertThatThrownBy(() -> factory.informerFor(GenericKubernetesResource.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("genericInformerFor");
         assertThatThrownBy(() -> InformerOptions.builder().namespace(" ").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("namespace");
         assertThatThrownBy(() -> SharedInformerFactory.builder(client).defaultResync(Duration.ofSeconds(-1)))
