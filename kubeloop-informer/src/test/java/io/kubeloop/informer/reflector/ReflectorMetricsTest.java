@@ -58,7 +58,7 @@ class ReflectorMetricsTest {
             assertThat(value("reflector_watch_restarts_total{" + NAME + ",reason=\"expired\"}")).isEqualTo(1);
             assertThat(value("reflector_relists_total{" + NAME + ",reason=\"expired\"}")).isEqualTo(1);
             assertThat(value("reflector_lists_total{" + NAME + "}")).isEqualTo(2);
-            assertThat(value("api_request_failures_total{" + NAME + ",verb=\"watch\"}")).isEqualTo(1);
+            assertThat(value("api_request_failures{" + NAME + ",verb=\"watch\"}")).isEqualTo(1);
         }
         assertThat(registry.scrape()).as("the gauge goes with the reflector")
                 .doesNotContain("reflector_last_event_timestamp_seconds{");
