@@ -2,8 +2,8 @@ package io.kubeloop.informer.audit;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KeyFunc;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.workqueue.Clock;
@@ -350,7 +350,7 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
         private final ListerWatcher<T> source;
         private final KnownObjects<T> cache;
         private String name;
-        private KeyFunc keyFunc = CacheAuditor::metaNamespaceKey;
+        private KeyFunc keyFunc = Keys.META_NAMESPACE;
         private Duration settleTime = DEFAULT_SETTLE_TIME;
         private int pageSize = DEFAULT_PAGE_SIZE;
         private Clock clock = Clock.system();
@@ -386,8 +386,8 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
         }
 
         /**
-         * The key function of the cache (default: {@code namespace/name}, or {@code name} for a cluster-scoped
-         * object, as client-go's {@code MetaNamespaceKeyFunc}).
+         * The key function of the cache (default: {@link Keys#META_NAMESPACE}, {@code namespace/name} or
+         * {@code name} for a cluster-scoped object, as client-go's {@code MetaNamespaceKeyFunc}).
          */
         public Builder<T> keyFunc(KeyFunc keyFunc) {
             this.keyFunc = Objects.requireNonNull(keyFunc, "keyFunc");
@@ -432,23 +432,5 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
             }
             return new CacheAuditor<>(this);
         }
-    }
-
-    /** client-go's {@code MetaNamespaceKeyFunc}: {@code namespace/name}, or {@code name} without a namespace. */
-    static String metaNamespaceKey(Object object) {
-        if (!(object instanceof HasMetadata h) || h.getMetadata() == null) {
-            throw new KeyException("object has no metadata: " + describe(object));
-        }
-        ObjectMeta meta = h.getMetadata();
-        String objectName = meta.getName();
-        if (objectName == null || objectName.isEmpty()) {
-            throw new KeyException("object has no name: " + describe(object));
-        }
-        String namespace = meta.getNamespace();
-        return namespace == null || namespace.isEmpty() ? objectName : namespace + "/" + objectName;
-    }
-
-    private static String describe(Object object) {
-        return object == null ? "null" : object.getClass().getSimpleName();
     }
 }

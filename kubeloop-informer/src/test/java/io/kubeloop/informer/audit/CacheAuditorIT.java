@@ -1,9 +1,5 @@
 package io.kubeloop.informer.audit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -20,6 +16,7 @@ import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.WatchStream;
 import io.kubeloop.model.WatchEventType;
@@ -32,6 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 
 /**
  * The auditor over real HTTP against the embedded API server: paged lists with real continue tokens, drift made by
@@ -216,7 +217,7 @@ class CacheAuditorIT {
                     for (WatchEvent<ConfigMap> e = watch.next(); e != null; e = watch.next()) {
                         if (e instanceof WatchEvent.Change<ConfigMap> c) {
                             if (c.type() == WatchEventType.DELETED) {
-                                cache.remove(CacheAuditor.metaNamespaceKey(c.object()));
+                                cache.remove(Keys.META_NAMESPACE.keyOf(c.object()));
                             } else {
                                 cache.put(c.object());
                             }

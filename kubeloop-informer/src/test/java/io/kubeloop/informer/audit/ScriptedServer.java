@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.WatchOptions;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.WatchStream;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ final class ScriptedServer implements ListerWatcher<ConfigMap> {
         List<ConfigMap> items = new ArrayList<>();
         for (ConfigMap cm : from.values()) {
             if (options.limit() > 0 && items.size() == options.limit()) {
-                String last = CacheAuditor.metaNamespaceKey(items.getLast());
+                String last = Keys.META_NAMESPACE.keyOf(items.getLast());
                 return new ListPage<>(items, rv, last, (long) (from.size() - items.size()));
             }
             items.add(cm);
