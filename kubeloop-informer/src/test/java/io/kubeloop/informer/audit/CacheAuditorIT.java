@@ -18,6 +18,7 @@ import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatcher;
+import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.WatchStream;
 import io.kubeloop.model.WatchEventType;
 import io.kubeloop.workqueue.Clock;
@@ -172,29 +173,19 @@ class CacheAuditorIT {
                 .endMetadata().addToData("k", "v").build());
     }
 
-    /** The client as a ListerWatcher, counting lists. */
+    /** The client as a ListerWatcher ({@link ListerWatchers#forClient}), counting lists. */
     static ListerWatcher<ConfigMap> listerWatcher(ResourceClient<ConfigMap> client, AtomicInteger lists) {
+        ListerWatcher<ConfigMap> real = ListerWatchers.forClient(client);
         return new ListerWatcher<>() {
             @Override
             public ListPage<ConfigMap> list(ListOptions options) {
                 lists.incrementAndGet();
-                return client.list(options);
+                return real.list(options);
             }
 
             @Override
             public WatchStream<ConfigMap> watch(WatchOptions options) {
-                Watch<ConfigMap> watch = client.watch(options);
-                return new WatchStream<>() {
-                    @Override
-                    public WatchEvent<ConfigMap> next() throws InterruptedException {
-                        return watch.next();
-                    }
-
-                    @Override
-                    public void close() {
-                        watch.close();
-                    }
-                };
+                return real.watch(options);
             }
         };
     }

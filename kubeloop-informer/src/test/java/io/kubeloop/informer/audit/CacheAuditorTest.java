@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.ServiceUnavailableException;
@@ -15,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import io.kubeloop.informer.cache.KnownObjects;
+import io.kubeloop.informer.testing.ApiErrors;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -162,8 +162,8 @@ class CacheAuditorTest {
 
         assertThat(result.isClean()).isTrue();
         assertThat(result.checkedObjects()).isEqualTo(3);
-        assertThat(result.serverResourceVersion()).isEqualTo("103");
-        assertThat(server.lists).hasValue(1);
+        assertThat(result.serverResourceVersion()).isEqualTo("3");
+        assertThat(server.lists()).isEqualTo(1);
     }
 
     @Test
@@ -171,17 +171,17 @@ class CacheAuditorTest {
         server.put("default/d");
         CompletableFuture<AuditResult> audit = startAudit();
         await().until(clock::hasWaiters);
-        assertThat(server.lists).as("the first look").hasValue(1);
+        assertThat(server.lists()).as("the first look").isEqualTo(1);
 
         clock.step(SETTLE.minusMillis(1));
         assertThat(clock.hasWaiters()).as("still waiting 1 ms before the settle time").isTrue();
         assertThat(audit).isNotDone();
-        assertThat(server.lists).hasValue(1);
+        assertThat(server.lists()).isEqualTo(1);
 
         clock.step(Duration.ofMillis(1));
         assertThat(audit.get(30, java.util.concurrent.TimeUnit.SECONDS).missingInCache()).containsExactly(
                 "default/d");
-        assertThat(server.lists).as("the first look and the check").hasValue(2);
+        assertThat(server.lists()).as("the first look and the check").isEqualTo(2);
     }
 
     @Test
@@ -194,7 +194,7 @@ class CacheAuditorTest {
         AuditResult result = startAudit().get(30, java.util.concurrent.TimeUnit.SECONDS);
 
         assertThat(result.missingInCache()).containsExactly("default/d");
-        assertThat(server.lists).hasValue(2);
+        assertThat(server.lists()).isEqualTo(2);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -211,12 +211,12 @@ class CacheAuditorTest {
 
         assertThat(result.isClean()).isTrue();
         assertThat(result.checkedObjects()).isEqualTo(1203);
-        assertThat(server.listOptions).hasSize(3);
-        assertThat(server.listOptions.getFirst().limit()).isEqualTo(500);
-        assertThat(server.listOptions.getFirst().continueToken()).isNull();
-        assertThat(server.listOptions.getFirst().resourceVersion()).as("a consistent read: the newest state")
+        assertThat(server.listOptions()).hasSize(3);
+        assertThat(server.listOptions().getFirst().limit()).isEqualTo(500);
+        assertThat(server.listOptions().getFirst().continueToken()).isNull();
+        assertThat(server.listOptions().getFirst().resourceVersion()).as("a consistent read: the newest state")
                 .isNull();
-        assertThat(server.listOptions.subList(1, 3)).allSatisfy(o -> {
+        assertThat(server.listOptions().subList(1, 3)).allSatisfy(o -> {
             assertThat(o.continueToken()).isNotNull();
             assertThat(o.limit()).isEqualTo(500);
         });
@@ -232,7 +232,7 @@ class CacheAuditorTest {
         cache.copy(server);
 
         assertThat(startAudit().get(30, java.util.concurrent.TimeUnit.SECONDS).checkedObjects()).isEqualTo(603);
-        assertThat(server.listOptions).singleElement().extracting(o -> o.limit()).isEqualTo(0L);
+        assertThat(server.listOptions()).singleElement().extracting(o -> o.limit()).isEqualTo(0L);
     }
 
     @Test
@@ -242,23 +242,22 @@ class CacheAuditorTest {
         }
         cache.copy(server);
         cache.remove("bulk/o650"); // on the second page, which is read twice
-        server.failNextContinue(() -> expired("The provided continue parameter is too old to display a "
-                + "consistent list result."));
+        server.expireContinueAfterFirstPage();
 
         AuditResult result = auditStepping(() -> {});
 
         assertThat(result.missingInCache()).containsExactly("bulk/o650");
         assertThat(result.checkedObjects()).isEqualTo(703);
-        assertThat(server.listOptions.get(2).limit()).as("the re-read after the 410").isZero();
-        assertThat(server.listOptions.get(2).continueToken()).isNull();
+        assertThat(server.listOptions().get(2).limit()).as("the re-read after the 410").isZero();
+        assertThat(server.listOptions().get(2).continueToken()).isNull();
     }
 
     @Test
     void aFailedListFailsTheAuditWithTheServersError() {
-        server.failNextList(() -> expired("too old resource version: 1 (103)"));
+        server.source.failNextLists(1, () -> ApiErrors.expired("1", "3"));
         assertThatThrownBy(auditor::audit).isInstanceOf(ExpiredException.class);
 
-        server.failNextList(() -> unavailable());
+        server.source.failNextLists(1, () -> ApiErrors.serviceUnavailable(1));
         assertThatThrownBy(auditor::audit).isInstanceOf(ServiceUnavailableException.class);
         assertThat(auditor.lastResult()).isEmpty();
     }
@@ -286,7 +285,7 @@ class CacheAuditorTest {
 
         cache.copy(server);
         auditStepping(() -> {});
-        server.failNextList(CacheAuditorTest::unavailable);
+        server.source.failNextLists(1, () -> ApiErrors.serviceUnavailable(1));
         assertThatThrownBy(auditor::audit).isInstanceOf(KubernetesApiException.class);
         scrape = registry.scrape();
         assertThat(scrape).contains("informer_cache_drift_objects{name=\"configmaps\"} 0.0")
@@ -352,16 +351,16 @@ class CacheAuditorTest {
                 }).build();
         auditor.startPeriodic(Duration.ofMinutes(10));
         await().until(clock::hasWaiters);
-        assertThat(server.lists).as("no audit before the first period").hasValue(0);
+        assertThat(server.lists()).as("no audit before the first period").isEqualTo(0);
 
         clock.step(Duration.ofMinutes(10));
-        await().until(() -> server.lists.get() == 1 && clock.hasWaiters());
+        await().until(() -> server.lists() == 1 && clock.hasWaiters());
         assertThat(auditor.lastResult()).hasValueSatisfying(r -> assertThat(r.isClean()).isTrue());
 
         server.put("default/d");
-        server.failNextList(CacheAuditorTest::unavailable);
+        server.source.failNextLists(1, () -> ApiErrors.serviceUnavailable(1));
         clock.step(Duration.ofMinutes(10));
-        await().until(() -> server.lists.get() == 2 && clock.hasWaiters());
+        await().until(() -> server.lists() == 2 && clock.hasWaiters());
         assertThat(thread.get().isAlive()).as("a failed audit does not end the periodic mode").isTrue();
 
         clock.step(Duration.ofMinutes(10));
@@ -379,7 +378,7 @@ class CacheAuditorTest {
         auditor.startPeriodic(Duration.ofMinutes(10));
         await().until(clock::hasWaiters);
         clock.step(Duration.ofMinutes(10));
-        await().until(() -> server.lists.get() == 1);
+        await().until(() -> server.lists() == 1);
 
         assertThat(server.lastListThread.get().getName()).isEqualTo("cache-auditor-configmaps");
         assertThat(server.lastListThread.get().isVirtual()).isTrue();
@@ -393,7 +392,7 @@ class CacheAuditorTest {
         await().until(clock::hasWaiters);
         server.put("default/d");
         clock.step(Duration.ofMinutes(1));
-        await().until(() -> server.lists.get() == 1 && clock.hasWaiters()); // in the settle time
+        await().until(() -> server.lists() == 1 && clock.hasWaiters()); // in the settle time
 
         auditor.close();
 
@@ -487,18 +486,5 @@ class CacheAuditorTest {
         String[] parts = key.split("/", 2);
         return new ConfigMapBuilder().withNewMetadata().withNamespace(parts[0]).withName(parts[1])
                 .withResourceVersion(resourceVersion).endMetadata().build();
-    }
-
-    static KubernetesApiException expired(String message) {
-        return status(410, "Expired", message);
-    }
-
-    static KubernetesApiException unavailable() {
-        return status(503, "ServiceUnavailable", "the server is currently unable to handle the request");
-    }
-
-    private static KubernetesApiException status(int code, String reason, String message) {
-        return KubernetesApiException.fromStatus(code, new StatusBuilder().withStatus("Failure").withCode(code)
-                .withReason(reason).withMessage(message).build(), "GET", "/api/v1/configmaps");
     }
 }

@@ -5,91 +5,73 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.WatchOptions;
-import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.WatchStream;
-import java.util.ArrayList;
+import io.kubeloop.informer.testing.FakeSource;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A server of configmaps for the auditor's scenario tests: objects keyed {@code namespace/name} with a global
- * revision counter, listed page by page ({@code continue} = the last key of the previous page). The auditor only
- * lists, so {@link #watch} is refused. {@code failNextList} makes the next list throw.
+ * The auditor's scenario server: a {@link FakeSource} of configmaps driven by key ({@code namespace/name}), which
+ * also remembers the thread of the last list and can expire the continue tokens right after a first page (the
+ * server compacting in the middle of a paged list).
  */
 final class ScriptedServer implements ListerWatcher<ConfigMap> {
 
-    private final NavigableMap<String, ConfigMap> objects = new ConcurrentSkipListMap<>();
-    private final AtomicLong revision = new AtomicLong(100);
-    final AtomicInteger lists = new AtomicInteger();
-    final java.util.concurrent.atomic.AtomicReference<Thread> lastListThread =
-            new java.util.concurrent.atomic.AtomicReference<>();
-    final List<ListOptions> listOptions = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile Supplier<RuntimeException> failNextList;
-    private volatile Supplier<RuntimeException> failNextContinue;
+    final FakeSource<ConfigMap> source = new FakeSource<>();
+    final AtomicReference<Thread> lastListThread = new AtomicReference<>();
+    /** What the source holds, by key, as its writes returned it (the source's own copies cost a JSON round trip). */
+    private final Map<String, ConfigMap> stored = new ConcurrentSkipListMap<>();
+    private volatile boolean expireAfterFirstPage;
 
     /** Creates or updates {@code namespace/name}; returns the stored object with its new resourceVersion. */
     ConfigMap put(String key) {
+        ConfigMap current = stored.get(key);
         String[] parts = key.split("/", 2);
-        ConfigMap cm = new ConfigMapBuilder().withNewMetadata().withNamespace(parts[0]).withName(parts[1])
-                .withResourceVersion(Long.toString(revision.incrementAndGet())).endMetadata().build();
-        objects.put(key, cm);
-        return cm;
+        ConfigMap written = current != null ? source.modify(current)
+                : source.add(new ConfigMapBuilder().withNewMetadata().withNamespace(parts[0]).withName(parts[1])
+                        .endMetadata().build());
+        stored.put(key, written);
+        return written;
     }
 
     void remove(String key) {
-        revision.incrementAndGet();
-        objects.remove(key);
+        source.delete(stored.remove(key));
     }
 
+    /** The stored object, or null. */
     ConfigMap get(String key) {
-        return objects.get(key);
+        return stored.get(key);
     }
 
     Map<String, ConfigMap> objects() {
-        return objects;
+        return stored;
     }
 
-    void failNextList(Supplier<RuntimeException> failure) {
-        this.failNextList = failure;
+    int lists() {
+        return source.listCalls();
     }
 
-    void failNextContinue(Supplier<RuntimeException> failure) {
-        this.failNextContinue = failure;
+    List<ListOptions> listOptions() {
+        return source.listRequests();
+    }
+
+    /** The next paged list's continue token expires (410) as soon as its first page has been served. */
+    void expireContinueAfterFirstPage() {
+        expireAfterFirstPage = true;
     }
 
     @Override
     public ListPage<ConfigMap> list(ListOptions options) {
-        listOptions.add(options);
         lastListThread.set(Thread.currentThread());
-        lists.incrementAndGet();
-        Supplier<RuntimeException> failure = failNextList;
-        if (failure != null) {
-            failNextList = null;
-            throw failure.get();
+        ListPage<ConfigMap> page = source.list(options);
+        if (expireAfterFirstPage && page.hasMore()) {
+            expireAfterFirstPage = false;
+            source.expireContinueTokens();
         }
-        failure = failNextContinue;
-        if (failure != null && options.continueToken() != null) {
-            failNextContinue = null;
-            throw failure.get();
-        }
-        String rv = Long.toString(revision.get());
-        NavigableMap<String, ConfigMap> from = options.continueToken() == null ? objects
-                : objects.tailMap(options.continueToken(), false);
-        List<ConfigMap> items = new ArrayList<>();
-        for (ConfigMap cm : from.values()) {
-            if (options.limit() > 0 && items.size() == options.limit()) {
-                String last = Keys.META_NAMESPACE.keyOf(items.getLast());
-                return new ListPage<>(items, rv, last, (long) (from.size() - items.size()));
-            }
-            items.add(cm);
-        }
-        return new ListPage<>(items, rv, null, null);
+        return page;
     }
 
     @Override
