@@ -17,7 +17,8 @@ import java.util.Objects;
  * List<Pod> onNode = pods.byIndex("byNode", "node-1");
  * }</pre>
  *
- * <p>The stores are thread-safe; readers never wait for writers.
+ * <p>The stores are thread-safe; readers never wait for writers. When the cache mutation detector is on
+ * ({@link CacheMutationDetector#isEnabled()}), the stores made here also watch their objects for mutation.
  */
 public final class Indexers {
 
@@ -52,7 +53,8 @@ public final class Indexers {
     public static <T> Indexer<T> newIndexer(KeyFunc keyFunc, Map<String, IndexFunc<T>> indexers) {
         Objects.requireNonNull(keyFunc, "keyFunc");
         Objects.requireNonNull(indexers, "indexers");
-        return new ThreadSafeIndexer<>(keyFunc, indexers);
+        ThreadSafeIndexer<T> indexer = new ThreadSafeIndexer<>(keyFunc, indexers);
+        return CacheMutationDetector.isEnabled() ? MutationDetector.global().watch(indexer, keyFunc) : indexer;
     }
 
     /** A thread-safe store keyed by {@code keyFunc}, without indexes. */

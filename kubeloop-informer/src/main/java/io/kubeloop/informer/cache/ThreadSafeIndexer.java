@@ -47,6 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ThreadSafeIndexer<T> implements Indexer<T> {
 
     private static final String[] NO_VALUES = new String[0];
+    /** The index values of every entry of a store without indexes: shared, it is never written. */
+    private static final String[][] NO_INDEXES = new String[0][];
 
     private final KeyFunc keyFunc;
     /** Held by writers only, around one whole write; readers never take it. */
@@ -77,9 +79,15 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
                 indexes.put(e.getKey(), new Index<>(e.getKey(), slot++, e.getValue(), new ConcurrentHashMap<>()));
             }
             for (Map.Entry<String, Entry<T>> item : items.entrySet()) {
+                String[][] values = item.getValue().values;
                 for (Index<T> index : indexes.values()) {
-                    for (String value : item.getValue().values[index.slot]) {
-                        index.add(value, item.getKey());
+                    String[] own = values[index.slot];
+                    for (String value : own) {
+                        String[] shared = index.add(value, item.getKey());
+                        if (own.length == 1) {
+                            // Not published yet: no reader can see this entry, so its array may still change.
+                            values[index.slot] = shared;
+                        }
                     }
                 }
             }
@@ -96,29 +104,51 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
     }
 
     /**
-     * A stored object with the values it had in each index when it was written (by slot). Immutable: readers
-     * check these values, not the object's current ones, so an object mutated against the rules cannot make
-     * the indexes disagree with themselves.
+     * A stored object with the values it had in each index when it was written (by slot). Never changed once
+     * published in a state's items: readers check these values, not the object's current ones, so an object
+     * mutated against the rules cannot make the indexes disagree with themselves.
      */
     private record Entry<T>(T object, String[][] values) {}
 
-    /** One index: value → keys of the objects under that value (a superset during a write, see I1). */
-    private record Index<T>(String name, int slot, IndexFunc<T> func, ConcurrentHashMap<String, Set<String>> keys) {
+    /**
+     * One index: value → the keys of the objects under that value (a superset during a write, see I1). A bucket
+     * also holds the one-element array {@code {value}} that entries whose only value in this index is
+     * {@code value} share, instead of an array each.
+     */
+    private record Index<T>(String name, int slot, IndexFunc<T> func, ConcurrentHashMap<String, Bucket> buckets) {
 
-        void add(String value, String key) {
-            keys.computeIfAbsent(value, v -> ConcurrentHashMap.newKeySet()).add(key);
+        /** Adds {@code key} under {@code value}; returns the bucket's shared array for the value. */
+        String[] add(String value, String key) {
+            Bucket bucket = buckets.computeIfAbsent(value, v -> new Bucket(new String[] {v}, ConcurrentHashMap.newKeySet()));
+            bucket.keys.add(key);
+            return bucket.single;
         }
 
         void remove(String value, String key) {
-            Set<String> set = keys.get(value);
-            if (set != null) {
-                set.remove(key);
-                if (set.isEmpty()) {
-                    keys.remove(value, set);
+            Bucket bucket = buckets.get(value);
+            if (bucket != null) {
+                bucket.keys.remove(key);
+                if (bucket.keys.isEmpty()) {
+                    buckets.remove(value, bucket);
                 }
             }
         }
+
+        /** The keys under {@code value}, or null. */
+        Set<String> keys(String value) {
+            Bucket bucket = buckets.get(value);
+            return bucket == null ? null : bucket.keys;
+        }
+
+        /** {@code {value}}: the shared array when the value has a bucket, else a new one. */
+        String[] single(String value) {
+            Bucket bucket = buckets.get(value);
+            return bucket == null ? new String[] {value} : bucket.single;
+        }
     }
+
+    /** The keys under one index value, and the shared array {@code {value}}. */
+    private record Bucket(String[] single, Set<String> keys) {}
 
     // ------------------------------------------------------------------------------------------------
     // Writes
@@ -143,9 +173,13 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
             Entry<T> old = s.items.get(key);
             // I1: the key joins its new values' sets before the entry is published ...
             for (Index<T> index : s.indexes.values()) {
-                for (String value : entry.values[index.slot]) {
+                String[] values = entry.values[index.slot];
+                for (String value : values) {
                     if (old == null || !contains(old.values[index.slot], value)) {
-                        index.add(value, key);
+                        String[] shared = index.add(value, key);
+                        if (values.length == 1) {
+                            entry.values[index.slot] = shared; // not published yet
+                        }
                     }
                 }
             }
@@ -288,7 +322,7 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
         }
         Set<String> keys = new LinkedHashSet<>();
         for (String value : values) {
-            Set<String> set = index.keys.get(value);
+            Set<String> set = index.keys(value);
             if (set != null) {
                 keys.addAll(set);
             }
@@ -308,7 +342,7 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
         Objects.requireNonNull(indexedValue, "indexedValue");
         State<T> s = state;
         Index<T> index = s.index(indexName);
-        Set<String> set = index.keys.get(indexedValue);
+        Set<String> set = index.keys(indexedValue);
         if (set == null) {
             return new ArrayList<>();
         }
@@ -330,10 +364,10 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
         if (index == null) {
             return new ArrayList<>();
         }
-        List<String> out = new ArrayList<>(index.keys.size());
-        for (Map.Entry<String, Set<String>> e : index.keys.entrySet()) {
+        List<String> out = new ArrayList<>(index.buckets.size());
+        for (Map.Entry<String, Bucket> e : index.buckets.entrySet()) {
             // Report a value only when some object has it now (its set may briefly hold keys in transit, I1).
-            for (String key : e.getValue()) {
+            for (String key : e.getValue().keys) {
                 Entry<T> item = s.items.get(key);
                 if (item != null && contains(item.values[index.slot], e.getKey())) {
                     out.add(e.getKey());
@@ -352,7 +386,7 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
     }
 
     private static <T> List<T> byValue(State<T> s, Index<T> index, String value) {
-        Set<String> set = index.keys.get(value);
+        Set<String> set = index.keys(value);
         if (set == null) {
             return new ArrayList<>();
         }
@@ -375,9 +409,13 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
 
     /** The object's values in every index of {@code s}, by slot. */
     private String[][] valuesOf(State<T> s, String key, T object) {
+        if (s.indexes.isEmpty()) {
+            return NO_INDEXES;
+        }
         String[][] values = new String[s.indexes.size()][];
         for (Index<T> index : s.indexes.values()) {
-            values[index.slot] = indexValues(index.name, index.func, key, object);
+            String[] own = indexValues(index.name, index.func, key, object);
+            values[index.slot] = own.length == 1 ? index.single(own[0]) : own;
         }
         return values;
     }

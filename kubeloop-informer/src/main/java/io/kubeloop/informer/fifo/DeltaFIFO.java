@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * different states of one object concurrently).
  *
  * <pre>{@code
- * DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(Keys.META_NAMESPACE).knownObjects(indexer).build();
+ * DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(Keys.DELETION_HANDLING).knownObjects(indexer).build();
  * // the Reflector calls fifo.replace(...), fifo.add(...), ... on its own thread; the process loop:
  * while (fifo.pop((deltas, initial) -> handleDeltas(deltas, initial)) != null) {}
  * }</pre>

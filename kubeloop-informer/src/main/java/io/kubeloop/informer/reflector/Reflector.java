@@ -104,8 +104,7 @@ public final class Reflector<T> {
     private final Clock clock;
     private final Duration resyncPeriod;
     private final BooleanSupplier shouldResync;
-    /** 0: client-go's rules choose between {@link #DEFAULT_PAGE_SIZE} and no limit. */
-    private final long pageSize;
+    private final ListPager<T> pager;
     private final long minWatchTimeoutSeconds;
     private final BackoffTimer backoff;
     private final boolean streamingList;
@@ -141,8 +140,6 @@ public final class Reflector<T> {
     // Run-thread state.
     /** The last resourceVersion is known to be unavailable (410 or too large on a list): relist at "". */
     private boolean resourceVersionUnavailable;
-    /** An initial list at "0" came back paged: the server has no watch cache, so keep paging. */
-    private boolean paginatedResult;
     /** Why the next list is a relist, for the relists metric. */
     private String relistReason;
     /** The run thread was interrupted by someone other than stop(): restore the flag on exit. */
@@ -155,7 +152,7 @@ public final class Reflector<T> {
         this.clock = b.clock;
         this.resyncPeriod = b.resyncPeriod;
         this.shouldResync = b.shouldResync;
-        this.pageSize = b.pageSize;
+        this.pager = new ListPager<>(name, b.pageSize, this::listPage);
         this.minWatchTimeoutSeconds = b.minWatchTimeout.toSeconds();
         this.random = b.random != null ? b.random : new SplittableRandom();
         this.backoff = new BackoffTimer(b.backoff, clock, random);
@@ -357,15 +354,13 @@ public final class Reflector<T> {
         return lastSyncResourceVersion.isEmpty() ? "0" : lastSyncResourceVersion;
     }
 
-    private record Listed<T>(List<T> items, String resourceVersion) {}
-
     private void list() {
         setPhase(ReflectorStatus.Phase.LISTING);
         String rv = relistResourceVersion();
         long start = clock.nanoTime();
-        Listed<T> result;
+        ListPager.Listed<T> result;
         try {
-            result = pagedList(rv);
+            result = pager.list(rv);
         } catch (Stopped s) {
             throw s;
         } catch (RuntimeException e) {
@@ -385,7 +380,7 @@ public final class Reflector<T> {
                     name, rv, reason, Failures.summary(e));
             rv = "";
             try {
-                result = pagedList(rv);
+                result = pager.list(rv);
             } catch (Stopped s) {
                 throw s;
             } catch (RuntimeException again) {
@@ -412,52 +407,6 @@ public final class Reflector<T> {
                 result.items().size(), lastSyncResourceVersion, TimeUnit.NANOSECONDS.toMillis(nanos), rv);
     }
 
-    /** The page size of a list at {@code rv}, by client-go's rules. */
-    private long pageSizeFor(String rv) {
-        if (pageSize > 0) {
-            return pageSize;
-        }
-        if (paginatedResult) {
-            return DEFAULT_PAGE_SIZE;
-        }
-        if (!rv.isEmpty() && !rv.equals("0")) {
-            return 0; // may be served from the server's watch cache, which does not page
-        }
-        return DEFAULT_PAGE_SIZE;
-    }
-
-    /** client-go's pager: the pages of one snapshot, or the whole list again if a continue token expires. */
-    private Listed<T> pagedList(String rv) {
-        long limit = pageSizeFor(rv);
-        ListPage<T> first = call(() -> listerWatcher.list(
-                ListOptions.builder().resourceVersion(rv).limit(limit).build()));
-        if (!first.hasMore()) {
-            return new Listed<>(first.items(), first.resourceVersion());
-        }
-        if (rv.equals("0")) {
-            paginatedResult = true;
-        }
-        List<T> items = new ArrayList<>(first.items());
-        ListPage<T> page = first;
-        while (page.hasMore()) {
-            String token = page.continueToken();
-            try {
-                // The server refuses a resourceVersion beside a continue token: the token holds the snapshot.
-                page = call(() -> listerWatcher.list(ListOptions.builder().limit(limit).continueToken(token).build()));
-            } catch (RuntimeException e) {
-                if (!Failures.isExpired(e) || stopping()) {
-                    throw e;
-                }
-                LOG.info("{}: the continue token of a paged list expired after {} objects; listing again, unpaged, "
-                        + "at resourceVersion \"{}\"", name, items.size(), rv);
-                ListPage<T> whole = call(() -> listerWatcher.list(ListOptions.builder().resourceVersion(rv).build()));
-                return new Listed<>(whole.items(), whole.resourceVersion());
-            }
-            items.addAll(page.items());
-        }
-        return new Listed<>(items, first.resourceVersion());
-    }
-
     // ---- streaming list (sendInitialEvents) -------------------------------------------------------------------------
 
     /**
@@ -478,7 +427,7 @@ public final class Reflector<T> {
                     .sendInitialEvents(true).allowWatchBookmarks(true).timeoutSeconds(watchTimeoutSeconds()).build();
             WatchStream<T> watch;
             try {
-                watch = call(() -> listerWatcher.watch(options));
+                watch = openWatch(options);
             } catch (Stopped s) {
                 throw s;
             } catch (RuntimeException e) {
@@ -489,20 +438,22 @@ public final class Reflector<T> {
                 if (retryWatchInPlace(e)) {
                     continue;
                 }
-                if (Failures.isExpired(e) || Failures.isTooLargeResourceVersion(e)) {
-                    resourceVersionUnavailable = true;
+                if (!rv.isEmpty() && (Failures.isExpired(e) || Failures.isTooLargeResourceVersion(e))) {
+                    resourceVersionUnavailable = true; // again at once, at the newest version
                     continue;
                 }
                 throw e;
             }
             register(watch);
             Map<String, T> initial = new LinkedHashMap<>();
+            int events = 0;
             try {
                 while (true) {
                     WatchEvent<T> event = watch.next();
                     if (event == null) {
                         break;
                     }
+                    events++;
                     switch (event) {
                         case WatchEvent.Change<T> c -> {
                             String key = keyOf(c.object());
@@ -550,7 +501,7 @@ public final class Reflector<T> {
                 if (stopping()) {
                     throw STOPPED;
                 }
-                if (Failures.isExpired(e) || Failures.isTooLargeResourceVersion(e)) {
+                if (!rv.isEmpty() && (Failures.isExpired(e) || Failures.isTooLargeResourceVersion(e))) {
                     resourceVersionUnavailable = true;
                     continue;
                 }
@@ -559,10 +510,14 @@ public final class Reflector<T> {
                 }
                 throw e;
             }
-            // Ended cleanly before the initial-events-end bookmark: start over with a new temporary store.
+            // Ended cleanly before the initial-events-end bookmark: start over with a new temporary store, unless
+            // the server keeps closing it at once (then fall back to a LIST rather than loop).
             closeCurrentWatch();
             if (stopping()) {
                 throw STOPPED;
+            }
+            if (events == 0 && clock.nanoTime() - start < VERY_SHORT_WATCH_NANOS) {
+                throw new VeryShortWatchException(name);
             }
             LOG.info("{}: the streaming list ended before its initial-events-end bookmark; starting it again", name);
         }
@@ -603,7 +558,7 @@ public final class Reflector<T> {
                 WatchOptions options = WatchOptions.builder().resourceVersion(lastSyncResourceVersion)
                         .timeoutSeconds((int) timeoutSeconds).allowWatchBookmarks(true).build();
                 try {
-                    watch = call(() -> listerWatcher.watch(options));
+                    watch = openWatch(options);
                 } catch (Stopped s) {
                     throw s;
                 } catch (RuntimeException e) {
@@ -701,9 +656,8 @@ public final class Reflector<T> {
         metrics.watchRestart("error");
         relistReason = "error";
         recordFailure(e);
-        LOG.warn("{}: watch failed: {}; backing off, then relisting", name, Failures.summary(e));
         notifyHandler(e);
-        return false;
+        return false; // the backoff logs the error
     }
 
     /**
@@ -944,11 +898,15 @@ public final class Reflector<T> {
         long retryAfter = TimeUnit.SECONDS.toNanos(Failures.retryAfterSeconds(failure));
         delay = Math.max(delay, retryAfter);
         setPhase(ReflectorStatus.Phase.BACKING_OFF);
-        if (failure != null) {
-            LOG.warn("{}: backing off {} ms after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+        if (failure == null) {
+            LOG.info("{}: waiting {} ms before listing again", name, TimeUnit.NANOSECONDS.toMillis(delay));
+        } else if (Failures.isExpired(failure)) {
+            // Routine: the history moved on while the watch was down.
+            LOG.info("{}: waiting {} ms before relisting after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
                     Failures.summary(failure));
         } else {
-            LOG.info("{}: waiting {} ms before listing again", name, TimeUnit.NANOSECONDS.toMillis(delay));
+            LOG.warn("{}: backing off {} ms after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+                    Failures.summary(failure));
         }
         long deadline = clock.nanoTime() + delay;
         lock.lock();
@@ -964,6 +922,16 @@ public final class Reflector<T> {
         if (stopping()) {
             throw STOPPED;
         }
+    }
+
+    private WatchStream<T> openWatch(WatchOptions options) {
+        return Objects.requireNonNull(call(() -> listerWatcher.watch(options)),
+                () -> "the ListerWatcher of " + name + " returned a null watch for " + options);
+    }
+
+    private ListPage<T> listPage(ListOptions options) {
+        return Objects.requireNonNull(call(() -> listerWatcher.list(options)),
+                () -> "the ListerWatcher of " + name + " returned a null page for " + options);
     }
 
     /** Runs a list or watch request that stop() may interrupt. */

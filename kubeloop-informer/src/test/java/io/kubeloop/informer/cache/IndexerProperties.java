@@ -58,10 +58,21 @@ class IndexerProperties {
         return op.list().ofMaxSize(40);
     }
 
+    /** Through {@link Indexers} (a detecting store when the suite's mutation detector is on). */
     @Property(tries = 300)
     void indexerAgreesWithAMapModel(@ForAll("ops") List<Op> ops) {
-        Indexer<Pod> indexer = Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode));
+        run(Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
+                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)), ops);
+    }
+
+    /** The store itself, whether or not the detector is on. */
+    @Property(tries = 300)
+    void threadSafeIndexerAgreesWithAMapModel(@ForAll("ops") List<Op> ops) {
+        run(new ThreadSafeIndexer<>(Keys.DELETION_HANDLING, Map.of(
+                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)), ops);
+    }
+
+    private static void run(Indexer<Pod> indexer, List<Op> ops) {
         Map<String, Pod> model = new LinkedHashMap<>();
         boolean byLabel = false;
         for (Op op : ops) {

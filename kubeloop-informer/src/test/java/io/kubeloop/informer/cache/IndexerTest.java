@@ -244,7 +244,6 @@ class IndexerTest {
         assertThat(indexer.listIndexFuncValues("byNode")).containsExactly("n1");
 
         // addIndexers over content that makes the function fail adds nothing.
-        indexer.update(pod("ns", "a", "n1"));
         Indexer<Pod> other = Indexers.newIndexer(Keys.META_NAMESPACE, Map.of());
         other.add(pod("ns", "b"));
         assertThatThrownBy(() -> other.addIndexers(Map.of("bad2", bad)))

@@ -57,7 +57,7 @@ class KeysTest {
                 Arguments.of("not a Kubernetes object", "just a string",
                         "couldn't create key for an object of class java.lang.String: object has no meta"),
                 Arguments.of("tombstone under META_NAMESPACE", new DeletedFinalStateUnknown<>("a/b", null),
-                        "an object of class io.kubeloop.informer.cache.DeletedFinalStateUnknown"),
+                        "couldn't create key for the tombstone of a/b: META_NAMESPACE does not unwrap tombstones"),
                 Arguments.of("no metadata", noMetadata, "couldn't create key for Pod: object has no metadata"),
                 Arguments.of("no name", noName, "couldn't create key for Pod in namespace default: metadata.name is empty"),
                 Arguments.of("empty name", emptyName, "couldn't create key for Pod in namespace default: metadata.name is empty"),

@@ -68,6 +68,11 @@ final class ReflectorHarness implements AutoCloseable {
         clock.step(d);
     }
 
+    /** Gives the reflector time to misbehave: {@code condition} must hold throughout 200 ms. */
+    static void assertStays(java.util.concurrent.Callable<Boolean> condition) {
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(condition);
+    }
+
     void awaitBackingOff() {
         await().atMost(Duration.ofSeconds(10)).until(() -> reflector.status().phase()
                 == ReflectorStatus.Phase.BACKING_OFF && clock.hasWaiters());

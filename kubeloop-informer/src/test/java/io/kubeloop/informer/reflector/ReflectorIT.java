@@ -13,6 +13,10 @@ import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.transport.RetryPolicy;
+import io.kubeloop.client.watch.WatchIdleTimeoutException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,13 +181,125 @@ class ReflectorIT {
     }
 
     @Test
-    void aPartitionedWatchGoesIdleAndIsReplaced() throws Exception {
+    void afterAPartitionTheSilentWatchIsReplacedAndTheStoreCatchesUp() throws Exception {
+        configMaps.create(cm("before", Map.of()));
         RecordingStore<ConfigMap> store = new RecordingStore<>();
         Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
         await().atMost(WAIT).until(r::isWatching);
-        server.faults().stall(Duration.ofSeconds(3), "configmaps");
-        configMaps.create(cm("stalled", Map.of()));
-        await().atMost(WAIT).until(() -> store.versions().containsKey("default/stalled"));
-        assertThat(store.versions()).isEqualTo(serverVersions());
+
+        // Pull the reflector's cable (every kubeloop client); another client (the JDK's) keeps writing.
+        server.faults().partition(Duration.ofSeconds(60), "kubeloop");
+        createWithoutKubeloop("during-partition");
+        await().atMost(WAIT).until(() -> errors.stream().anyMatch(e -> e instanceof WatchIdleTimeoutException));
+        assertThat(store.versions()).doesNotContainKey("default/during-partition");
+        server.faults().clear();
+
+        await().atMost(WAIT).ignoreExceptions().until(() -> store.versions().equals(serverVersions()));
+        assertThat(store.versions()).containsKeys("default/before", "default/during-partition");
+    }
+
+    @Test
+    void stopLeavesNoWatchOpenOnTheServer() throws Exception {
+        RecordingStore<ConfigMap> store = new RecordingStore<>();
+        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps),
+                b -> b.resyncPeriod(Duration.ofSeconds(1)));
+        await().atMost(WAIT).until(r::isWatching);
+        await().atMost(WAIT).until(() -> openConfigMapWatches() == 1);
+        r.stop();
+        assertThat(r.awaitTermination(Duration.ofSeconds(10))).isTrue();
+        await().atMost(WAIT).until(() -> openConfigMapWatches() == 0);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("kubeloop-reflector"));
+    }
+
+    @Test
+    void aBoundedChaosRunEndsWithTheStoreEqualToTheServer() throws Exception {
+        RecordingStore<ConfigMap> store = new RecordingStore<>();
+        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
+        await().atMost(WAIT).until(r::isWatching);
+        java.util.Random random = new java.util.Random(6);
+        AtomicInteger ops = new AtomicInteger();
+        Thread writer = Thread.ofVirtual().name("chaos-writer").start(() -> {
+            for (int i = 0; i < 400; i++) {
+                String name = "chaos-" + random.nextInt(25);
+                try {
+                    switch (random.nextInt(3)) {
+                        case 0 -> configMaps.create(cm(name, Map.of()));
+                        case 1 -> configMaps.patch(name, io.kubeloop.client.resource.PatchType.MERGE,
+                                "{\"data\":{\"n\":\"" + i + "\"}}", io.kubeloop.client.resource.PatchOptions.none());
+                        default -> configMaps.delete(name);
+                    }
+                } catch (RuntimeException expected) {
+                    // conflicts, not-found and injected failures: the writer carries on
+                }
+                ops.incrementAndGet();
+            }
+        });
+        for (int round = 0; round < 12; round++) {
+            int due = (round + 1) * 30; // one fault every 30 writes
+            await().atMost(WAIT).until(() -> ops.get() >= due);
+            switch (round % 6) {
+                case 0 -> server.faults().closeWatches();
+                case 1 -> server.compact();
+                case 2 -> server.faults().fail(Failure.status(503).count(2).resource("configmaps").verb("watch"));
+                case 3 -> server.faults().fail(Failure.status(429).count(1).retryAfterSeconds(1)
+                        .resource("configmaps").verb("list"));
+                case 4 -> {
+                    server.compact();
+                    server.faults().closeWatches();
+                }
+                default -> server.faults().fail(Failure.status(500).count(1).resource("configmaps").verb("list"));
+            }
+        }
+        writer.join(WAIT);
+        assertThat(writer.isAlive()).isFalse();
+        server.faults().clear();
+        configMaps.create(cm("the-end", Map.of()));
+        await().atMost(WAIT).ignoreExceptions().until(() -> store.versions().equals(serverVersions()));
+    }
+
+    @Test
+    void stopEndsARunWhoseListHangsInAPartition() throws Exception {
+        server.faults().partition(Duration.ofSeconds(60), "kubeloop");
+        RecordingStore<ConfigMap> store = new RecordingStore<>();
+        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
+        await().atMost(WAIT).until(() -> heldByPartition() >= 1); // the list request is in flight, held
+        r.stop();
+        assertThat(r.awaitTermination(Duration.ofSeconds(10))).as("the hung list was interrupted").isTrue();
+        assertThat(store.calls()).isEmpty();
+        server.faults().clear();
+    }
+
+    private void createWithoutKubeloop(String name) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(
+                            server.url().resolve("/api/v1/namespaces/default/configmaps"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                            + "\"metadata\":{\"name\":\"" + name + "\"}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        }
+    }
+
+    /** Requests the partition holds or held, scraped from the server's /metrics. */
+    private double heldByPartition() throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            String metrics = http.send(HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> l.startsWith("kubeloop_apiserver_fault_affected_requests_total{")
+                            && l.contains("fault=\"partition\""))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        }
+    }
+
+    /** The server's {@code apiserver_longrunning_requests} for configmaps, scraped from its /metrics. */
+    private int openConfigMapWatches() throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            String metrics = http.send(HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
+                            && l.contains("resource=\"configmaps\""))
+                    .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        }
     }
 }

@@ -223,7 +223,7 @@ class ReflectorTest {
             assertThat(h.reflector.status().consecutiveFailures()).isEqualTo(1);
             assertThat(h.reflector.status().lastError()).contains("Connection refused");
             h.clock.step(Duration.ofMillis(799));
-            assertThat(h.source.watchCalls()).isEqualTo(1);
+            ReflectorHarness.assertStays(() -> h.source.watchCalls() == 1);
             h.clock.step(Duration.ofMillis(1));
             await().atMost(WAIT).until(() -> h.source.watchCalls() == 2);
             h.awaitBackingOff();
@@ -243,7 +243,7 @@ class ReflectorTest {
             h.start();
             h.awaitBackingOff();
             h.clock.step(Duration.ofSeconds(19));
-            assertThat(h.source.watchCalls()).isEqualTo(1);
+            ReflectorHarness.assertStays(() -> h.source.watchCalls() == 1);
             h.clock.step(Duration.ofSeconds(1));
             h.awaitWatching();
             assertThat(h.source.listCalls()).isEqualTo(1);
@@ -258,7 +258,7 @@ class ReflectorTest {
             h.start();
             h.awaitBackingOff();
             h.clock.step(Duration.ofMillis(9_999));
-            assertThat(h.source.listCalls()).isEqualTo(1);
+            ReflectorHarness.assertStays(() -> h.source.listCalls() == 1);
             h.clock.step(Duration.ofMillis(1));
             h.awaitWatching();
             assertThat(h.source.listCalls()).isEqualTo(2);
@@ -276,7 +276,7 @@ class ReflectorTest {
                 await().atMost(WAIT).until(() -> h.source.listCalls() == calls);
                 h.awaitBackingOff();
                 h.clock.step(Duration.ofMillis(expectedMillis[i] - 1));
-                assertThat(h.source.listCalls()).as("still waiting in round %d", i).isEqualTo(calls);
+                ReflectorHarness.assertStays(() -> h.source.listCalls() == calls);
                 h.clock.step(Duration.ofMillis(1));
             }
             await().atMost(WAIT).until(() -> h.source.listCalls() == expectedMillis.length + 1);
@@ -328,6 +328,28 @@ class ReflectorTest {
             h.source.add(cm("c"));
             await().atMost(WAIT).until(() -> h.store.count("add") == 1);
             assertThat(h.source.watchCalls()).as("the same stream goes on").isEqualTo(1);
+            assertThat(h.source.listCalls()).isZero();
+        }
+    }
+
+    @Test
+    void aStreamingRelistStartsAtTheLastRvAndAtTheNewestAfterA410() throws Exception {
+        try (ReflectorHarness h = new ReflectorHarness()) {
+            h.source.add(cm("a"));
+            h.source.add(cm("b"));
+            h.start(b -> b.streamingList(true));
+            h.awaitWatching();
+            h.source.addDropWatch(cm("missed"));
+            h.source.expireWatches();
+            h.source.failNextWatches(1, () -> ApiErrors.expired("2", "3"));
+            h.stepWhenWaiting(Duration.ofMillis(800));
+            await().atMost(WAIT).until(() -> h.store.count("replace") == 2);
+            h.awaitWatching();
+            assertThat(h.source.watchRequests()).extracting(WatchOptions::resourceVersion)
+                    .containsExactly("", "2", "");
+            assertThat(h.source.watchRequests()).allSatisfy(w -> assertThat(w.sendInitialEvents()).isTrue());
+            assertThat(h.store.last("replace")).isEqualTo(
+                    new RecordingStore.Call("replace", List.of("a", "b", "missed"), "3"));
             assertThat(h.source.listCalls()).isZero();
         }
     }
