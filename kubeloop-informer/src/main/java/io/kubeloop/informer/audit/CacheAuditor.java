@@ -221,6 +221,15 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
         return "CacheAuditor[" + name + ", settle " + settleTime + "]";
     }
 
+    private boolean isClosed() {
+        stateLock.lock();
+        try {
+            return closed;
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
     private void requireOpen() {
         stateLock.lock();
         try {
@@ -330,9 +339,10 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
                 }
                 try {
                     audit();
-                } catch (IllegalStateException closedMeanwhile) {
-                    return;
                 } catch (RuntimeException e) {
+                    if (isClosed()) {
+                        return; // closed meanwhile: audit() refused to start
+                    }
                     log.warn("cache audit {} failed: {}", name, e.toString());
                 }
             }

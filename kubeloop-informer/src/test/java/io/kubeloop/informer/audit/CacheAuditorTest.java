@@ -362,6 +362,10 @@ class CacheAuditorTest {
         clock.step(Duration.ofMinutes(10));
         await().until(() -> server.lists() == 2 && clock.hasWaiters());
         assertThat(thread.get().isAlive()).as("a failed audit does not end the periodic mode").isTrue();
+        server.source.failNextLists(1, () -> new IllegalStateException("the server repeated the continue token"));
+        clock.step(Duration.ofMinutes(10));
+        await().until(() -> server.lists() == 3 && clock.hasWaiters());
+        assertThat(thread.get().isAlive()).as("nor does an IllegalStateException of the source").isTrue();
 
         clock.step(Duration.ofMinutes(10));
         await().until(() -> auditor.lastResult().orElseThrow().missingInCache().equals(List.of("default/d")));
