@@ -17,6 +17,7 @@ import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.informer.cache.Keys;
+import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.WatchStream;
@@ -150,6 +151,37 @@ class CacheAuditorIT {
                     .settleTime(Duration.ofMillis(300)).build()) {
                 assertThat(auditor.audit().extraInCache()).containsExactly("team-a/cm-4");
             }
+        }
+    }
+
+    @Test
+    void auditsARealInformerFindsTheObjectItsCacheLostAndSeesItRepaired() throws Exception {
+        SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.builder(ListerWatchers.forClient(configMaps),
+                ConfigMap.class).name("configmaps").build();
+        informer.start();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, informer.indexer()).name("configmaps")
+                .settleTime(Duration.ofMillis(300)).meterRegistry(registry).build()) {
+            assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+            assertThat(auditor.audit().isClean()).isTrue();
+
+            // A lost event, simulated: the object leaves the informer's cache behind the informer's back.
+            informer.indexer().delete(informer.indexer().getByKey("team-a/cm-6").orElseThrow());
+            AuditResult drift = auditor.audit();
+            assertThat(drift.missingInCache()).containsExactly("team-a/cm-6");
+            assertThat(drift.extraInCache()).isEmpty();
+            assertThat(drift.staleInCache()).isEmpty();
+
+            // The object's next change reaches the informer, which puts it back: the periodic audit sees it clean.
+            configMaps.inNamespace("team-a").patch("cm-6", io.kubeloop.client.resource.PatchType.MERGE,
+                    "{\"data\":{\"k\":\"again\"}}", io.kubeloop.client.resource.PatchOptions.none());
+            auditor.startPeriodic(Duration.ofMillis(200));
+            await().atMost(WAIT).until(() -> auditor.lastResult().map(AuditResult::isClean).orElse(false)
+                    && registry.scrape().contains("informer_cache_drift_objects{name=\"configmaps\"} 0.0"));
+            assertThat(registry.scrape())
+                    .contains("informer_cache_audits_total{name=\"configmaps\",result=\"drift\"} 1.0");
+        } finally {
+            informer.stop();
         }
     }
 
