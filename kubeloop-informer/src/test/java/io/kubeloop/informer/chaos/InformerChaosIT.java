@@ -136,13 +136,14 @@ class InformerChaosIT {
         assertThat(informer.indexer().listKeys()).hasSize(INITIAL_OBJECTS);
 
         Faults faults = server.faults();
-        // Compactions are paired with a stall or a partition: the informer is behind when its watch is closed, so
-        // its re-watch gets 410 and it must relist (a compaction while it is up to date costs it nothing).
+        // Compactions are paired with a stall or a partition, a few writes after it starts (well within it even on a
+        // slow machine): the informer is behind when its watch is closed, so its re-watch gets 410 and it must
+        // relist (a compaction while it is up to date costs it nothing).
         List<Step> schedule = List.of(
                 new Step(50, "close every configmap watch", () -> faults.closeWatches("configmaps")),
-                new Step(100, "stall configmap watch events for 2 s", () ->
-                        faults.stall(Duration.ofSeconds(2), "configmaps")),
-                new Step(130, "compact and close the watches during the stall (re-watch: 410); the relist gets "
+                new Step(100, "stall configmap watch events for 3 s", () ->
+                        faults.stall(Duration.ofSeconds(3), "configmaps")),
+                new Step(115, "compact and close the watches during the stall (re-watch: 410); the relist gets "
                         + "3 × 503 with Retry-After 1", () -> {
                             faults.fail(Failure.status(503).count(3).retryAfterSeconds(1).resource("configmaps")
                                     .verb("list"));
@@ -158,14 +159,14 @@ class InformerChaosIT {
                 }),
                 new Step(300, "partition the informer (User-Agent kubeloop/) for 3 s; the writer goes on", () ->
                         faults.partition(Duration.ofSeconds(3), "kubeloop/")),
-                new Step(340, "compact and close the watches during the partition: deletions meanwhile come back "
+                new Step(315, "compact and close the watches during the partition: deletions meanwhile come back "
                         + "as tombstones", () -> {
                             faults.compact();
                             faults.closeWatches("configmaps");
                         }),
                 new Step(420, "stall configmap watch events for 6 s (longer than the idle rule)", () ->
                         faults.stall(Duration.ofSeconds(6), "configmaps")),
-                new Step(470, "compact and close the watches during the stall", () -> {
+                new Step(440, "compact and close the watches during the stall", () -> {
                     faults.compact();
                     faults.closeWatches("configmaps");
                 }),
@@ -182,9 +183,9 @@ class InformerChaosIT {
                             faults.fail(Failure.status(500).count(2).resource("configmaps").verb("watch"));
                             faults.closeWatches("configmaps");
                         }),
-                new Step(740, "stall configmap watch events for 2 s", () ->
-                        faults.stall(Duration.ofSeconds(2), "configmaps")),
-                new Step(770, "compact and close the watches during the stall; the relist gets 2 × 503 without "
+                new Step(740, "stall configmap watch events for 3 s", () ->
+                        faults.stall(Duration.ofSeconds(3), "configmaps")),
+                new Step(755, "compact and close the watches during the stall; the relist gets 2 × 503 without "
                         + "Retry-After", () -> {
                             faults.fail(Failure.status(503).count(2).resource("configmaps").verb("list"));
                             faults.compact();
