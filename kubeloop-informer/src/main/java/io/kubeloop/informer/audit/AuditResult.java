@@ -2,6 +2,7 @@ package io.kubeloop.informer.audit;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * What one {@link CacheAuditor#audit() audit} found: the differences between a cache and the server that were
@@ -62,7 +63,7 @@ public record AuditResult(List<String> missingInCache, List<String> extraInCache
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be ≥ 0: " + limit);
         }
-        return java.util.stream.Stream.of(missingInCache.stream(), extraInCache.stream(),
+        return Stream.of(missingInCache.stream(), extraInCache.stream(),
                         staleInCache.stream().map(StaleObject::key))
                 .flatMap(s -> s)
                 .limit(limit)

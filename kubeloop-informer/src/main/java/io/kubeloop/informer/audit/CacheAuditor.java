@@ -25,10 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks that an informer's cache holds what the server holds: the same keys at the same resourceVersions. The
  * informer is meant to converge on the server's state by construction; the auditor is how an operator finds out
- * when it did not (a lost event, a ghost object, a cache mutated by a handler).
+ * when it did not (a lost event, a ghost object left by a missed deletion, a stale copy). It compares versions, not
+ * contents: a cached object mutated in place is the mutation detector's business.
  *
  * <pre>{@code
- * CacheAuditor<Pod> auditor = CacheAuditor.builder(podListerWatcher, podInformer.getIndexer())
+ * ListerWatcher<Pod> source = ListerWatchers.forClient(client.resources(Pod.class).inAnyNamespace());
+ * CacheAuditor<Pod> auditor = CacheAuditor.builder(source, podInformer.indexer())
  *         .name("pods")
  *         .meterRegistry(registry)
  *         .build();

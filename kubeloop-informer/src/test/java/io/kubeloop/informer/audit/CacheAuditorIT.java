@@ -1,5 +1,9 @@
 package io.kubeloop.informer.audit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -11,13 +15,15 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.InternalErrorException;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
+import io.kubeloop.client.resource.PatchOptions;
+import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
-import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.SharedIndexInformer;
+import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.WatchStream;
@@ -31,10 +37,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
 
 /**
  * The auditor over real HTTP against the embedded API server: paged lists with real continue tokens, drift made by
@@ -94,8 +96,8 @@ class CacheAuditorIT {
     void reportsEveryKindOfDriftAgainstTheServersState() throws Exception {
         configMaps.list().items().forEach(cache::put);
         ConfigMap updated = configMaps.inNamespace("team-a").patch("cm-0",
-                io.kubeloop.client.resource.PatchType.MERGE, "{\"data\":{\"k\":\"changed\"}}",
-                io.kubeloop.client.resource.PatchOptions.none());
+                PatchType.MERGE, "{\"data\":{\"k\":\"changed\"}}",
+                PatchOptions.none());
         configMaps.inNamespace("team-b").delete("cm-1");
         create("team-b", "new-one");
         cache.put(new ConfigMapBuilder().withNewMetadata().withNamespace("team-a").withName("ghost")
@@ -126,8 +128,8 @@ class CacheAuditorIT {
             server.faults().stall(Duration.ofSeconds(1), "configmaps");
             configMaps.inNamespace("team-a").delete("cm-2");
             create("team-a", "late");
-            configMaps.inNamespace("team-b").patch("cm-3", io.kubeloop.client.resource.PatchType.MERGE,
-                    "{\"data\":{\"k\":\"late\"}}", io.kubeloop.client.resource.PatchOptions.none());
+            configMaps.inNamespace("team-b").patch("cm-3", PatchType.MERGE,
+                    "{\"data\":{\"k\":\"late\"}}", PatchOptions.none());
 
             try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps")
                     .settleTime(Duration.ofSeconds(4)).clock(Clock.system()).build()) {
@@ -173,8 +175,8 @@ class CacheAuditorIT {
             assertThat(drift.staleInCache()).isEmpty();
 
             // The object's next change reaches the informer, which puts it back: the periodic audit sees it clean.
-            configMaps.inNamespace("team-a").patch("cm-6", io.kubeloop.client.resource.PatchType.MERGE,
-                    "{\"data\":{\"k\":\"again\"}}", io.kubeloop.client.resource.PatchOptions.none());
+            configMaps.inNamespace("team-a").patch("cm-6", PatchType.MERGE,
+                    "{\"data\":{\"k\":\"again\"}}", PatchOptions.none());
             auditor.startPeriodic(Duration.ofMillis(200));
             await().atMost(WAIT).until(() -> auditor.lastResult().map(AuditResult::isClean).orElse(false)
                     && registry.scrape().contains("informer_cache_drift_objects{name=\"configmaps\"} 0.0"));

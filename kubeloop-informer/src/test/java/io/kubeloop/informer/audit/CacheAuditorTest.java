@@ -1,5 +1,6 @@
 package io.kubeloop.informer.audit;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,16 +10,17 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.ServiceUnavailableException;
+import io.kubeloop.informer.cache.KnownObjects;
+import io.kubeloop.informer.testing.ApiErrors;
 import io.kubeloop.workqueue.FakeClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
-import io.kubeloop.informer.cache.KnownObjects;
-import io.kubeloop.informer.testing.ApiErrors;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
@@ -158,7 +160,7 @@ class CacheAuditorTest {
     void aCleanCacheIsReportedAtOnceWithOneList() throws Exception {
         // Not one clock step: a clean first look must not wait the settle time.
         CompletableFuture<AuditResult> audit = startAudit();
-        AuditResult result = audit.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        AuditResult result = audit.get(30, SECONDS);
 
         assertThat(result.isClean()).isTrue();
         assertThat(result.checkedObjects()).isEqualTo(3);
@@ -179,7 +181,7 @@ class CacheAuditorTest {
         assertThat(server.lists()).isEqualTo(1);
 
         clock.step(Duration.ofMillis(1));
-        assertThat(audit.get(30, java.util.concurrent.TimeUnit.SECONDS).missingInCache()).containsExactly(
+        assertThat(audit.get(30, SECONDS).missingInCache()).containsExactly(
                 "default/d");
         assertThat(server.lists()).as("the first look and the check").isEqualTo(2);
     }
@@ -191,7 +193,7 @@ class CacheAuditorTest {
                 .build();
         server.put("default/d");
 
-        AuditResult result = startAudit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        AuditResult result = startAudit().get(30, SECONDS);
 
         assertThat(result.missingInCache()).containsExactly("default/d");
         assertThat(server.lists()).isEqualTo(2);
@@ -207,7 +209,7 @@ class CacheAuditorTest {
         }
         cache.copy(server);
 
-        AuditResult result = startAudit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        AuditResult result = startAudit().get(30, SECONDS);
 
         assertThat(result.isClean()).isTrue();
         assertThat(result.checkedObjects()).isEqualTo(1203);
@@ -231,7 +233,7 @@ class CacheAuditorTest {
         }
         cache.copy(server);
 
-        assertThat(startAudit().get(30, java.util.concurrent.TimeUnit.SECONDS).checkedObjects()).isEqualTo(603);
+        assertThat(startAudit().get(30, SECONDS).checkedObjects()).isEqualTo(603);
         assertThat(server.listOptions()).singleElement().extracting(o -> o.limit()).isEqualTo(0L);
     }
 
@@ -480,8 +482,8 @@ class CacheAuditorTest {
             clock.step(SETTLE);
         }
         try {
-            return audit.get(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            return audit.get(30, SECONDS);
+        } catch (TimeoutException e) {
             throw new AssertionError("the audit did not end after the settle time", e);
         }
     }
