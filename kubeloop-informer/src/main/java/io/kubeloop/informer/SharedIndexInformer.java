@@ -1,6 +1,7 @@
 package io.kubeloop.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.IndexFunc;
 import io.kubeloop.informer.cache.Indexer;
@@ -123,6 +124,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     private Thread reflectorThread;
     private Thread processThread;
     private volatile Instant stoppedAt;
+    /**
+     * Set by {@link #stop()} (under {@code startLock}, with {@code stopped}) before the FIFO is closed: the process
+     * loop checks it before every pop, because a closed FIFO still hands out everything it holds.
+     */
+    private volatile boolean stopping;
 
     /**
      * Held while the process loop writes one object's deltas to the cache and distributes them, and while a late
@@ -402,6 +408,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             first = !stopped;
             stopped = true;
+            stopping = true;
             wasStarted = started;
         } finally {
             startLock.unlock();
@@ -519,21 +526,27 @@ public final class SharedIndexInformer<T extends HasMetadata> {
 
     // ---- the process loop ---------------------------------------------------------------------------------------
 
+    /**
+     * Pops and handles one object's deltas at a time until {@link #stop()}. Invariant: nothing but a fatal VM error
+     * ends the loop before stop; a failure is logged with its object and the loop carries on.
+     */
     private void processLoop() {
         DeltaFIFO<T> queue = fifo;
-        while (true) {
+        while (!stopping) {
             try {
                 if (queue.pop(this::handleDeltas) == null) {
-                    return; // closed
+                    return; // closed and empty
                 }
                 if (syncedAt == null) {
                     hasSynced();
                 }
             } catch (InterruptedException e) {
-                if (queue.isClosed()) {
+                if (stopping || queue.isClosed()) {
                     return;
                 }
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError fatal) {
+                throw fatal;
+            } catch (Throwable e) {
                 // client-go drops the item too (RetryOnError=false): a store error must be impossible; make it loud.
                 log.error("informer {}: processing deltas failed; the rest of that object's deltas are dropped and "
                         + "the cache may miss them until the next relist", name, e);
@@ -559,12 +572,12 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                         T object = (T) delta.object();
                         Optional<T> old = indexer.get(object);
                         if (old.isPresent()) {
-                            indexer.update(object);
+                            write(() -> indexer.update(object), delta);
                             boolean sync = Objects.equals(resourceVersion(old.get()), resourceVersion(object));
                             metrics.notification(sync ? "sync" : "update");
                             processor.distribute(new Notification.Update<>(old.get(), object), sync);
                         } else {
-                            indexer.add(object);
+                            write(() -> indexer.add(object), delta);
                             cacheObjects.incrementAndGet();
                             metrics.notification("add");
                             processor.distribute(new Notification.Add<>(object, isInInitialList), false);
@@ -572,7 +585,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                     }
                     case DELETED -> {
                         Object object = delta.object();
-                        if (deleteFromCache(object)) {
+                        Optional<T> stored = cached(object);
+                        if (stored.isPresent()) {
+                            write(() -> indexer.delete(stored.get()), delta);
                             cacheObjects.decrementAndGet();
                         }
                         metrics.notification("delete");
@@ -585,18 +600,30 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         }
     }
 
-    /** Removes the object (or the tombstone's key) from the cache; whether it was there. */
-    private boolean deleteFromCache(Object object) {
-        if (object instanceof DeletedFinalStateUnknown<?> tombstone) {
-            Optional<T> stored = indexer.getByKey(tombstone.key());
-            stored.ifPresent(indexer::delete);
-            return stored.isPresent();
+    /**
+     * Runs one cache write. A {@link CacheMutationException} (the mutation detector, on in tests, found that the
+     * cached object this write replaces had been changed in place) is thrown after the write was applied: it is
+     * logged here and the handlers are still told, so one careless reader neither stops the informer nor makes
+     * its handlers miss the change.
+     */
+    private void write(Runnable cacheWrite, Delta<T> delta) {
+        try {
+            cacheWrite.run();
+        } catch (CacheMutationException e) {
+            log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
+                    + "applied and the handlers are told: {}", name, delta.type(),
+                    ProcessorListener.describe(delta.object()), e.getMessage());
+        }
+    }
+
+    /** The cached object under the key of a deleted object or tombstone. */
+    private Optional<T> cached(Object deleted) {
+        if (deleted instanceof DeletedFinalStateUnknown<?> tombstone) {
+            return indexer.getByKey(tombstone.key());
         }
         @SuppressWarnings("unchecked")
-        T t = (T) object;
-        boolean present = indexer.get(t).isPresent();
-        indexer.delete(t);
-        return present;
+        T t = (T) deleted;
+        return indexer.get(t);
     }
 
     private static String resourceVersion(HasMetadata object) {
