@@ -129,6 +129,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
      * loop checks it before every pop, because a closed FIFO still hands out everything it holds.
      */
     private volatile boolean stopping;
+    /**
+     * Why the reflector's thread ended although the informer was not stopped (an Error thrown by a transform, for
+     * example): the cache is no longer updated. Null while the reflector runs; never set after stop.
+     */
+    private volatile String reflectorDied;
 
     /**
      * Held while the process loop writes one object's deltas to the cache and distributes them, and while a late
@@ -386,12 +391,38 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             this.started = true;
             processor.run(threadFactory);
             processThread = newThread("process", this::processLoop);
-            reflectorThread = newThread("reflector", r::run);
+            reflectorThread = newThread("reflector", () -> runReflector(r));
             processThread.start();
             reflectorThread.start();
             log.info("informer {} started (resync check period {})", name, resyncCheckPeriod);
         } finally {
             startLock.unlock();
+        }
+    }
+
+    /**
+     * Runs the reflector, which retries every failure it knows for as long as it runs; should it end otherwise (an
+     * {@link Error} from a transform or a handler of the reflector, say), the informer says so loudly instead of
+     * leaving a cache that silently stops following the server: an ERROR log line with the cause, and
+     * {@link #health()} STOPPED with the cause as its last error.
+     */
+    private void runReflector(Reflector<T> r) {
+        Throwable cause = null;
+        try {
+            r.run();
+        } catch (VirtualMachineError fatal) {
+            if (!stopping) {
+                reflectorDied = fatal.toString();
+            }
+            throw fatal;
+        } catch (Throwable e) {
+            cause = e;
+        }
+        if (!stopping) {
+            reflectorDied = cause == null ? "the reflector ended without being stopped" : cause.toString();
+            log.error("informer {}: its reflector has ended although the informer was not stopped; the cache no "
+                    + "longer follows the server (health: STOPPED). Stop the informer and build a new one", name,
+                    cause);
         }
     }
 
@@ -514,6 +545,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             return new InformerHealth(name, InformerHealth.State.NOT_STARTED, createdAt, null, 0, synced, syncedAt);
         }
         ReflectorStatus s = r.status();
+        String died = reflectorDied;
+        if (died != null) {
+            return new InformerHealth(name, InformerHealth.State.STOPPED, s.since(), "reflector ended: " + died,
+                    s.consecutiveFailures(), synced, syncedAt);
+        }
         InformerHealth.State state = switch (s.phase()) {
             case NOT_STARTED -> InformerHealth.State.LISTING; // its thread is about to run
             case LISTING -> InformerHealth.State.LISTING;

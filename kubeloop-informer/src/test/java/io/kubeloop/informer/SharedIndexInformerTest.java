@@ -235,6 +235,26 @@ class SharedIndexInformerTest {
     }
 
     @Test
+    void aReflectorKilledByAnErrorIsReportedInTheHealthNotLeftSilent() {
+        source.add(pod("a"));
+        SharedIndexInformer<Pod> informer = build(builder().transform(pod -> {
+            if (pod.getMetadata().getName().equals("poison")) {
+                throw new AssertionError("transform cannot handle poison");
+            }
+            return pod;
+        }));
+        informer.start();
+        awaitSyncedAndWatching(informer);
+        assertThat(informer.health().isReady()).isTrue();
+        source.add(pod("poison")); // an Error, not an exception: the reflector's retries do not cover it
+        await().atMost(WAIT).until(() -> informer.health().state() == InformerHealth.State.STOPPED);
+        InformerHealth health = informer.health();
+        assertThat(health.lastError()).contains("AssertionError").contains("poison");
+        assertThat(health.isReady()).isFalse();
+        assertThat(informer.isStopped()).isFalse(); // nobody stopped it: that is the point of the report
+    }
+
+    @Test
     void registrationIsNotSyncedBeforeTheInformer() {
         SharedIndexInformer<Pod> informer = build(builder());
         ResourceEventHandlerRegistration r = informer.addEventHandler(new Recorder<>());
