@@ -101,7 +101,8 @@ final class DocExamples {
     static void informersFactory(KubernetesClient client, MeterRegistry registry, ResourceEventHandler<Pod> handler) {
         SharedInformerFactory factory = SharedInformerFactory.builder(client)
                 .namespace("shop")
-                .tweakListOptions(o -> o.toBuilder().labelSelector("team=a").build())
+                .tweakListOptions(o -> o.toBuilder()
+                        .labelSelector(o.labelSelector() == null ? "team=a" : o.labelSelector() + ",team=a").build())
                 .defaultResync(Duration.ofMinutes(10))
                 .resync(Pod.class, Duration.ofMinutes(1))
                 .transform(Transforms.stripManagedFields())
