@@ -33,7 +33,10 @@ public record InformerHealth(String name, State state, Instant since, String las
         WATCHING,
         /** A list or watch failed; waiting before the next attempt ({@code lastError} says why). */
         BACKING_OFF,
-        /** Stopped for good. */
+        /**
+         * Stopped for good: by {@code stop()}, or because its reflector ended without being stopped (an
+         * {@link Error} from a transform, say; {@code lastError} then starts with "reflector ended:").
+         */
         STOPPED
     }
 

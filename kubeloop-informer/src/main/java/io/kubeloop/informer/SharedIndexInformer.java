@@ -1,6 +1,7 @@
 package io.kubeloop.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.IndexFunc;
 import io.kubeloop.informer.cache.Indexer;
@@ -123,6 +124,16 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     private Thread reflectorThread;
     private Thread processThread;
     private volatile Instant stoppedAt;
+    /**
+     * Set by {@link #stop()} (under {@code startLock}, with {@code stopped}) before the FIFO is closed: the process
+     * loop checks it before every pop, because a closed FIFO still hands out everything it holds.
+     */
+    private volatile boolean stopping;
+    /**
+     * Why the reflector's thread ended although the informer was not stopped (an Error thrown by a transform, for
+     * example): the cache is no longer updated. Null while the reflector runs; never set after stop.
+     */
+    private volatile String reflectorDied;
 
     /**
      * Held while the process loop writes one object's deltas to the cache and distributes them, and while a late
@@ -380,12 +391,38 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             this.started = true;
             processor.run(threadFactory);
             processThread = newThread("process", this::processLoop);
-            reflectorThread = newThread("reflector", r::run);
+            reflectorThread = newThread("reflector", () -> runReflector(r));
             processThread.start();
             reflectorThread.start();
             log.info("informer {} started (resync check period {})", name, resyncCheckPeriod);
         } finally {
             startLock.unlock();
+        }
+    }
+
+    /**
+     * Runs the reflector, which retries every failure it knows for as long as it runs; should it end otherwise (an
+     * {@link Error} from a transform or a handler of the reflector, say), the informer says so loudly instead of
+     * leaving a cache that silently stops following the server: an ERROR log line with the cause, and
+     * {@link #health()} STOPPED with the cause as its last error.
+     */
+    private void runReflector(Reflector<T> r) {
+        Throwable cause = null;
+        try {
+            r.run();
+        } catch (VirtualMachineError fatal) {
+            if (!stopping) {
+                reflectorDied = fatal.toString();
+            }
+            throw fatal;
+        } catch (Throwable e) {
+            cause = e;
+        }
+        if (!stopping) {
+            reflectorDied = cause == null ? "the reflector ended without being stopped" : cause.toString();
+            log.error("informer {}: its reflector has ended although the informer was not stopped; the cache no "
+                    + "longer follows the server (health: STOPPED). Stop the informer and build a new one", name,
+                    cause);
         }
     }
 
@@ -402,6 +439,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             first = !stopped;
             stopped = true;
+            stopping = true;
             wasStarted = started;
         } finally {
             startLock.unlock();
@@ -507,6 +545,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             return new InformerHealth(name, InformerHealth.State.NOT_STARTED, createdAt, null, 0, synced, syncedAt);
         }
         ReflectorStatus s = r.status();
+        String died = reflectorDied;
+        if (died != null) {
+            return new InformerHealth(name, InformerHealth.State.STOPPED, s.since(), "reflector ended: " + died,
+                    s.consecutiveFailures(), synced, syncedAt);
+        }
         InformerHealth.State state = switch (s.phase()) {
             case NOT_STARTED -> InformerHealth.State.LISTING; // its thread is about to run
             case LISTING -> InformerHealth.State.LISTING;
@@ -519,21 +562,27 @@ public final class SharedIndexInformer<T extends HasMetadata> {
 
     // ---- the process loop ---------------------------------------------------------------------------------------
 
+    /**
+     * Pops and handles one object's deltas at a time until {@link #stop()}. Invariant: nothing but a fatal VM error
+     * ends the loop before stop; a failure is logged with its object and the loop carries on.
+     */
     private void processLoop() {
         DeltaFIFO<T> queue = fifo;
-        while (true) {
+        while (!stopping) {
             try {
                 if (queue.pop(this::handleDeltas) == null) {
-                    return; // closed
+                    return; // closed and empty
                 }
                 if (syncedAt == null) {
                     hasSynced();
                 }
             } catch (InterruptedException e) {
-                if (queue.isClosed()) {
+                if (stopping || queue.isClosed()) {
                     return;
                 }
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError fatal) {
+                throw fatal;
+            } catch (Throwable e) {
                 // client-go drops the item too (RetryOnError=false): a store error must be impossible; make it loud.
                 log.error("informer {}: processing deltas failed; the rest of that object's deltas are dropped and "
                         + "the cache may miss them until the next relist", name, e);
@@ -559,12 +608,12 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                         T object = (T) delta.object();
                         Optional<T> old = indexer.get(object);
                         if (old.isPresent()) {
-                            indexer.update(object);
+                            write(() -> indexer.update(object), delta);
                             boolean sync = Objects.equals(resourceVersion(old.get()), resourceVersion(object));
                             metrics.notification(sync ? "sync" : "update");
                             processor.distribute(new Notification.Update<>(old.get(), object), sync);
                         } else {
-                            indexer.add(object);
+                            write(() -> indexer.add(object), delta);
                             cacheObjects.incrementAndGet();
                             metrics.notification("add");
                             processor.distribute(new Notification.Add<>(object, isInInitialList), false);
@@ -572,7 +621,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                     }
                     case DELETED -> {
                         Object object = delta.object();
-                        if (deleteFromCache(object)) {
+                        Optional<T> stored = cached(object);
+                        if (stored.isPresent()) {
+                            write(() -> indexer.delete(stored.get()), delta);
                             cacheObjects.decrementAndGet();
                         }
                         metrics.notification("delete");
@@ -585,18 +636,30 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         }
     }
 
-    /** Removes the object (or the tombstone's key) from the cache; whether it was there. */
-    private boolean deleteFromCache(Object object) {
-        if (object instanceof DeletedFinalStateUnknown<?> tombstone) {
-            Optional<T> stored = indexer.getByKey(tombstone.key());
-            stored.ifPresent(indexer::delete);
-            return stored.isPresent();
+    /**
+     * Runs one cache write. A {@link CacheMutationException} (the mutation detector, on in tests, found that the
+     * cached object this write replaces had been changed in place) is thrown after the write was applied: it is
+     * logged here and the handlers are still told, so one careless reader neither stops the informer nor makes
+     * its handlers miss the change.
+     */
+    private void write(Runnable cacheWrite, Delta<T> delta) {
+        try {
+            cacheWrite.run();
+        } catch (CacheMutationException e) {
+            log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
+                    + "applied and the handlers are told: {}", name, delta.type(),
+                    ProcessorListener.describe(delta.object()), e.getMessage());
+        }
+    }
+
+    /** The cached object under the key of a deleted object or tombstone. */
+    private Optional<T> cached(Object deleted) {
+        if (deleted instanceof DeletedFinalStateUnknown<?> tombstone) {
+            return indexer.getByKey(tombstone.key());
         }
         @SuppressWarnings("unchecked")
-        T t = (T) object;
-        boolean present = indexer.get(t).isPresent();
-        indexer.delete(t);
-        return present;
+        T t = (T) deleted;
+        return indexer.get(t);
     }
 
     private static String resourceVersion(HasMetadata object) {

@@ -300,8 +300,9 @@ public final class SharedInformerFactory {
 
         /**
          * Changes the options of every list and watch of every informer (client-go's
-         * {@code WithTweakListOptions}), e.g. {@code o -> o.toBuilder().labelSelector("team=a").build()}; applied
-         * after an informer's own selectors.
+         * {@code WithTweakListOptions}), e.g. {@code o -> o.toBuilder().labelSelector(o.labelSelector() == null ? "team=a"
+         * : o.labelSelector() + ",team=a").build()}; applied after an informer's own selectors, so a tweak that
+         * sets {@code labelSelector} without appending to {@code o.labelSelector()} replaces an informer's own.
          */
         public Builder tweakListOptions(UnaryOperator<ListOptions> tweak) {
             this.tweakListOptions = Objects.requireNonNull(tweak, "tweak");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.informer.testing.FakeSource;
+import io.kubeloop.informer.testing.PrometheusScrape;
 import io.kubeloop.workqueue.FakeClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -46,12 +47,7 @@ class InformerMetricsTest {
     }
 
     private double value(String series) {
-        for (String line : registry.scrape().split("\n")) {
-            if (line.startsWith(series + " ")) {
-                return Double.parseDouble(line.substring(series.length() + 1).trim());
-            }
-        }
-        return Double.NaN;
+        return PrometheusScrape.value(registry, series);
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.transport.RateLimiter;
+import io.kubeloop.informer.cache.CacheMutationDetector;
 import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.WatchStream;
@@ -51,6 +52,9 @@ class SharedIndexInformerIT {
 
     @BeforeAll
     static void startServer() throws Exception {
+        assertThat(CacheMutationDetector.isEnabled())
+                .as("the suite runs with the cache mutation detector on (surefire's kubeloop.cacheMutationDetector)")
+                .isTrue();
         // Frequent bookmarks: the server notices a watch whose client went away at its next write.
         server = EmbeddedApiServer.builder().historyLimit(50_000).bookmarkInterval(Duration.ofMillis(200)).start();
         client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).build())

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubeloop.informer.cache.CacheMutationDetector;
+import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.testing.ApiErrors;
 import io.kubeloop.informer.testing.FakeSource;
@@ -142,6 +144,114 @@ class SharedIndexInformerTest {
         assertThat(slow.hasSynced()).isFalse();
         release.countDown();
         await().atMost(WAIT).until(slow::hasSynced);
+    }
+
+    /** An index function that blocks on the object named {@code blockOn} until released; counts its calls. */
+    private static final class BlockingIndex {
+        final AtomicInteger calls = new AtomicInteger();
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final String blockOn;
+
+        BlockingIndex(String blockOn) {
+            this.blockOn = blockOn;
+        }
+
+        List<String> values(Pod pod) {
+            calls.incrementAndGet();
+            if (pod.getMetadata().getName().equals(blockOn)) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return List.of();
+        }
+    }
+
+    @Test
+    void informerSyncsOnlyOnceTheLastInitialObjectsProcessingHasReturned() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            source.add(pod("p" + i));
+        }
+        BlockingIndex index = new BlockingIndex("p4");
+        SharedIndexInformer<Pod> informer = build(builder().indexers(Map.of("blocking", index::values)));
+        ResourceEventHandlerRegistration r = informer.addEventHandler(new Recorder<>());
+        informer.start();
+        assertThat(index.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(informer.indexer().listKeys()).hasSize(4); // p0..p3 processed, p4 being written
+        assertThat(informer.hasSynced()).isFalse();
+        assertThat(r.hasSynced()).isFalse();
+        index.release.countDown();
+        awaitSyncedAndWatching(informer);
+        await().atMost(WAIT).until(r::hasSynced);
+    }
+
+    @Test
+    void stopWithABacklogEndsTheProcessLoopWithoutDrainingTheFifo() throws Exception {
+        int n = 2000;
+        for (int i = 0; i < n; i++) {
+            source.add(pod("p" + i));
+        }
+        BlockingIndex index = new BlockingIndex("p0");
+        SharedIndexInformer<Pod> informer = build(builder().indexers(Map.of("blocking", index::values)));
+        Recorder<Pod> handler = new Recorder<>();
+        informer.addEventHandler(handler);
+        informer.start();
+        assertThat(index.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue(); // the whole list is queued
+        Thread stopper = Thread.ofVirtual().name("test-stopper").start(informer::stop);
+        await().atMost(WAIT).until(informer::isStopped);
+        index.release.countDown();
+        assertThat(stopper.join(WAIT)).isTrue();
+        assertThat(threads.alive()).isEmpty();
+        // The object being written when stop came is finished; none of the 1999 queued behind it is processed.
+        assertThat(index.calls.get()).isLessThanOrEqualTo(2);
+        assertThat(informer.indexer().listKeys()).hasSizeLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void aCachedObjectMutatedInPlaceIsReportedAndItsNextChangeStillReachesCacheAndHandlers() {
+        Pod a = source.add(pod("a"));
+        SharedIndexInformer<Pod> informer = build(builder());
+        Recorder<Pod> handler = new Recorder<>();
+        informer.addEventHandler(handler);
+        informer.start();
+        awaitSyncedAndWatching(informer);
+        await().atMost(WAIT).until(() -> handler.events.size() == 1);
+
+        Pod cached = informer.lister().namespace("ns").get("a").orElseThrow();
+        cached.getMetadata().setLabels(Map.of("mutated", "in-place")); // what a careless handler might do
+        source.modify(withLabel(a, "x", "1")); // the write replacing it finds the mutation
+        source.add(pod("b"));
+        await().atMost(WAIT).until(() -> handler.events.size() == 3);
+        assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "update ns/a 1->2", "add ns/b rv=3");
+        assertThat(informer.lister().namespace("ns").get("a")).get().extracting(Recorder::rv).isEqualTo("2");
+        assertThat(registry.get("informer.cache.objects").tags("name", "pods").gauge().value()).isEqualTo(2.0);
+        // Reported (and consumed here, so the suite's after-each check does not fail this test).
+        assertThatThrownBy(CacheMutationDetector::checkNow).isInstanceOf(CacheMutationException.class)
+                .hasMessageContaining("ns/a");
+    }
+
+    @Test
+    void aReflectorKilledByAnErrorIsReportedInTheHealthNotLeftSilent() {
+        source.add(pod("a"));
+        SharedIndexInformer<Pod> informer = build(builder().transform(pod -> {
+            if (pod.getMetadata().getName().equals("poison")) {
+                throw new AssertionError("transform cannot handle poison");
+            }
+            return pod;
+        }));
+        informer.start();
+        awaitSyncedAndWatching(informer);
+        assertThat(informer.health().isReady()).isTrue();
+        source.add(pod("poison")); // an Error, not an exception: the reflector's retries do not cover it
+        await().atMost(WAIT).until(() -> informer.health().state() == InformerHealth.State.STOPPED);
+        InformerHealth health = informer.health();
+        assertThat(health.lastError()).contains("AssertionError").contains("poison");
+        assertThat(health.isReady()).isFalse();
+        assertThat(informer.isStopped()).isFalse(); // nobody stopped it: that is the point of the report
     }
 
     @Test

@@ -10,10 +10,10 @@ import java.util.Optional;
  * returned is the cache's own instance, shared with every other reader: copy it before changing it.
  *
  * <pre>{@code
- * Lister<Pod> pods = Lister.of(informer.getIndexer());
+ * Lister<Pod> pods = informer.lister();
  * Optional<Pod> web = pods.namespace("default").get("web-0");
  * List<Pod> frontends = pods.namespace("default").list(LabelSelector.parse("tier=frontend"));
- * List<Node> nodes = Lister.of(nodeInformer.getIndexer()).list();
+ * List<Node> nodes = nodeInformer.lister().list();
  * }</pre>
  *
  * <p>Lists are snapshots in no particular order. {@link LabelSelector#nothing()} selects nothing;

@@ -13,7 +13,6 @@ import io.kubeloop.apiserver.fault.Failure;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.InternalErrorException;
-import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.PatchOptions;
 import io.kubeloop.client.resource.PatchType;
@@ -24,9 +23,8 @@ import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.cache.Keys;
-import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.ListerWatchers;
-import io.kubeloop.informer.reflector.WatchStream;
+import io.kubeloop.informer.testing.CountingListerWatcher;
 import io.kubeloop.model.WatchEventType;
 import io.kubeloop.workqueue.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -51,8 +49,8 @@ class CacheAuditorIT {
     private KubernetesClient client;
     private ResourceClient<ConfigMap> configMaps;
     private final MapCache cache = new MapCache();
-    private final AtomicInteger lists = new AtomicInteger();
-    private ListerWatcher<ConfigMap> source;
+    private CountingListerWatcher<ConfigMap> source;
+    private AtomicInteger lists;
 
     @BeforeEach
     void start() {
@@ -64,7 +62,8 @@ class CacheAuditorIT {
                     .endMetadata().build());
         }
         configMaps = client.resources(ConfigMap.class).inAnyNamespace();
-        source = listerWatcher(configMaps, lists);
+        source = new CountingListerWatcher<>(ListerWatchers.forClient(configMaps));
+        lists = source.lists;
         for (int i = 0; i < 30; i++) {
             create(i % 2 == 0 ? "team-a" : "team-b", "cm-" + i);
         }
@@ -205,23 +204,6 @@ class CacheAuditorIT {
     private void create(String namespace, String name) {
         configMaps.inNamespace(namespace).create(new ConfigMapBuilder().withNewMetadata().withName(name)
                 .endMetadata().addToData("k", "v").build());
-    }
-
-    /** The client as a ListerWatcher ({@link ListerWatchers#forClient}), counting lists. */
-    static ListerWatcher<ConfigMap> listerWatcher(ResourceClient<ConfigMap> client, AtomicInteger lists) {
-        ListerWatcher<ConfigMap> real = ListerWatchers.forClient(client);
-        return new ListerWatcher<>() {
-            @Override
-            public ListPage<ConfigMap> list(ListOptions options) {
-                lists.incrementAndGet();
-                return real.list(options);
-            }
-
-            @Override
-            public WatchStream<ConfigMap> watch(WatchOptions options) {
-                return real.watch(options);
-            }
-        };
     }
 
     /**

@@ -18,9 +18,11 @@ import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.audit.AuditResult;
 import io.kubeloop.informer.audit.CacheAuditor;
+import io.kubeloop.informer.cache.CacheMutationDetector;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.Backoff;
 import io.kubeloop.informer.reflector.ListerWatchers;
+import io.kubeloop.informer.testing.CountingListerWatcher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,6 +132,9 @@ class InformerChaosIT {
         LastViews resyncing = new LastViews("handler-b (resync 2 s)");
         informer.addEventHandlerWithResyncPeriod(plain, Duration.ZERO);
         informer.addEventHandler(resyncing);
+        assertThat(CacheMutationDetector.isEnabled())
+                .as("the suite runs with the cache mutation detector on (surefire's kubeloop.cacheMutationDetector)")
+                .isTrue();
         informer.start();
         assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(30), informer::hasSynced))
                 .as("initial sync").isTrue();

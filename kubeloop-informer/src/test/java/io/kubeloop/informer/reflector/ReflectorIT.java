@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
@@ -201,14 +202,22 @@ class ReflectorIT {
     @Test
     void stopLeavesNoWatchOpenOnTheServer() throws Exception {
         RecordingStore<ConfigMap> store = new RecordingStore<>();
+        // The resync threads are virtual, which Thread.getAllStackTraces() does not list: remember each one made.
+        List<Thread> resyncThreads = new CopyOnWriteArrayList<>();
+        ThreadFactory tracking = body -> {
+            Thread t = Thread.ofVirtual().unstarted(body);
+            resyncThreads.add(t);
+            return t;
+        };
         Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps),
-                b -> b.resyncPeriod(Duration.ofSeconds(1)));
+                b -> b.resyncPeriod(Duration.ofSeconds(1)).threadFactory(tracking));
         await().atMost(WAIT).until(r::isWatching);
         await().atMost(WAIT).until(() -> openConfigMapWatches() == 1);
+        await().atMost(WAIT).until(() -> resyncThreads.stream().anyMatch(Thread::isAlive));
         r.stop();
         assertThat(r.awaitTermination(Duration.ofSeconds(10))).isTrue();
         await().atMost(WAIT).until(() -> openConfigMapWatches() == 0);
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("kubeloop-reflector"));
+        assertThat(resyncThreads).isNotEmpty().noneMatch(Thread::isAlive);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.kubeloop.informer.chaos;
+package io.kubeloop.informer.testing;
 
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
@@ -11,17 +11,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Passes lists and watches through to the real lister-watcher and counts them, with their failures by exception
- * class: the chaos test's evidence that the faults reached the informer (it relisted, re-watched, failed).
+ * class: a test's evidence of how often an informer or auditor listed, and that faults reached it (it relisted,
+ * re-watched, failed).
  */
-final class CountingListerWatcher<T> implements ListerWatcher<T> {
+public final class CountingListerWatcher<T> implements ListerWatcher<T> {
 
     private final ListerWatcher<T> delegate;
-    final AtomicInteger lists = new AtomicInteger();
-    final AtomicInteger firstPages = new AtomicInteger();
-    final AtomicInteger watches = new AtomicInteger();
-    final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    /** List requests (every page counts). */
+    public final AtomicInteger lists = new AtomicInteger();
+    /** Lists (requests without a continue token). */
+    public final AtomicInteger firstPages = new AtomicInteger();
+    public final AtomicInteger watches = new AtomicInteger();
+    /** Failed lists, watch opens and watch reads by exception class name. */
+    public final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
 
-    CountingListerWatcher(ListerWatcher<T> delegate) {
+    public CountingListerWatcher(ListerWatcher<T> delegate) {
         this.delegate = delegate;
     }
 
