@@ -1,0 +1,101 @@
+package io.kubeloop.informer.reflector;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reflector metrics through Micrometer, each with the tag {@code name}. Micrometer's dotted names come out in
+ * Prometheus as: counter {@code reflector.items} → {@code reflector_items_total}, {@code reflector.watch.events}
+ * → {@code reflector_watch_events_total{type}}, {@code reflector.lists} → {@code reflector_lists_total}, timer
+ * {@code reflector.list.duration} → {@code reflector_list_duration_seconds}, {@code reflector.relists} →
+ * {@code reflector_relists_total{reason}}, {@code reflector.watch.restarts} →
+ * {@code reflector_watch_restarts_total{reason}}, gauge {@code reflector.last.event.timestamp} (seconds) →
+ * {@code reflector_last_event_timestamp_seconds}, counter {@code api.request.failures} →
+ * {@code api_request_failures_total{verb}} (Prometheus gives every counter the {@code _total} suffix).
+ *
+ * <p>Meters are looked up once per tag set and kept: a handful of types and reasons.
+ */
+final class MicrometerReflectorMetrics implements ReflectorMetrics {
+
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final Counter items;
+    private final Counter lists;
+    private final Timer listDuration;
+    private final Gauge lastEvent;
+    /** Wall-clock milliseconds of the last event; 0 before the first. */
+    private final AtomicLong lastEventMillis = new AtomicLong();
+    private final ConcurrentHashMap<String, Counter> events = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> relists = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> restarts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> failures = new ConcurrentHashMap<>();
+
+    MicrometerReflectorMetrics(String name, MeterRegistry registry) {
+        this.registry = registry;
+        this.tags = Tags.of("name", name);
+        this.items = Counter.builder("reflector.items")
+                .description("Objects received by the reflector, from lists and watch events")
+                .tags(tags).register(registry);
+        this.lists = Counter.builder("reflector.lists")
+                .description("Lists (initial and relists) completed by the reflector")
+                .tags(tags).register(registry);
+        this.listDuration = Timer.builder("reflector.list.duration")
+                .description("How long a reflector's list (all pages) took")
+                .tags(tags).register(registry);
+        this.lastEvent = Gauge.builder("reflector.last.event.timestamp", lastEventMillis, v -> v.get() / 1000.0)
+                .description("Unix time of the last list or watch event the reflector received; "
+                        + "now minus this is the age of the last event")
+                .baseUnit("seconds").tags(tags).strongReference(true).register(registry);
+    }
+
+    @Override
+    public void listed(int count, long nanos, long epochMillis) {
+        lists.increment();
+        items.increment(count);
+        listDuration.record(nanos, TimeUnit.NANOSECONDS);
+        lastEventMillis.set(epochMillis);
+    }
+
+    @Override
+    public void watchEvent(String type, long epochMillis) {
+        events.computeIfAbsent(type, t -> Counter.builder("reflector.watch.events")
+                .description("Watch events received by the reflector, by type")
+                .tags(tags).tag("type", t).register(registry)).increment();
+        if (!type.equals("BOOKMARK") && !type.equals("ERROR")) {
+            items.increment();
+        }
+        lastEventMillis.set(epochMillis);
+    }
+
+    @Override
+    public void relist(String reason) {
+        relists.computeIfAbsent(reason, r -> Counter.builder("reflector.relists")
+                .description("Relists by the reflector, by reason")
+                .tags(tags).tag("reason", r).register(registry)).increment();
+    }
+
+    @Override
+    public void watchRestart(String reason) {
+        restarts.computeIfAbsent(reason, r -> Counter.builder("reflector.watch.restarts")
+                .description("Watches the reflector opened again after one ended, by reason")
+                .tags(tags).tag("reason", r).register(registry)).increment();
+    }
+
+    @Override
+    public void apiFailure(String verb) {
+        failures.computeIfAbsent(verb, v -> Counter.builder("api.request.failures")
+                .description("Failed list and watch requests of the reflector, by verb")
+                .tags(tags).tag("verb", v).register(registry)).increment();
+    }
+
+    @Override
+    public void close() {
+        registry.remove(lastEvent);
+    }
+}
