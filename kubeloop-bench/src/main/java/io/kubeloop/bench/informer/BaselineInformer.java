@@ -2,6 +2,7 @@ package io.kubeloop.bench.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.ResourceClient;
@@ -14,20 +15,27 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The naive reference: kubeloop's client lists every pod in one request into a map, then one thread applies the
  * watch to the map and calls the handler inline. No FIFO, no per-handler buffer, no resync, no relist: what any
- * informer costs beyond decoding is the difference to this.
+ * informer costs beyond decoding is the difference to this. Runners {@code baseline-compact},
+ * {@code baseline-nomf} and {@code baseline-compact-nomf} decode with {@link Decoding#compact()} and/or
+ * {@link Decoding#withoutManagedFields()}.
  */
 final class BaselineInformer implements InformerUnderTest {
 
     private final Map<String, Pod> cache = new ConcurrentHashMap<>();
+    private final Decoding decoding;
     private KubernetesClient client;
     private volatile boolean synced;
     private volatile Watch<Pod> watch;
     private Thread thread;
 
+    BaselineInformer(Decoding decoding) {
+        this.decoding = decoding;
+    }
+
     @Override
     public void start(String url, Deliveries deliveries) {
         client = KubernetesClient.create(ClientConfig.builder().server(url).build());
-        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace();
+        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding);
         thread = Thread.ofPlatform().name("baseline-informer").daemon().start(() -> {
             ListPage<Pod> list = pods.list();
             for (Pod pod : list.items()) {

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.client.codec.Decoding;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -98,16 +99,20 @@ public final class InformerBenchRunner {
             }
             default -> throw new IllegalArgumentException("--phase must be sync, burst or latency: " + phase);
         }
-        java.lang.ref.Reference.reachabilityFence(informer);
-        informer.close();
         System.out.println("RESULT " + json(result));
         System.out.flush();
-        System.exit(0); // some libraries leave non-daemon threads behind
+        java.lang.ref.Reference.reachabilityFence(informer);
+        // No close: the replay server holds watches open, and closing kubeloop's client (HttpClient.close) waits
+        // for them to end even after Watch.close(); the process ends here anyway.
+        System.exit(0);
     }
 
     static InformerUnderTest create(String runner) {
         return switch (runner) {
-            case "baseline" -> new BaselineInformer();
+            case "baseline" -> new BaselineInformer(Decoding.standard());
+            case "baseline-compact" -> new BaselineInformer(Decoding.compact());
+            case "baseline-nomf" -> new BaselineInformer(Decoding.standard().withoutManagedFields());
+            case "baseline-compact-nomf" -> new BaselineInformer(Decoding.compact().withoutManagedFields());
             case "fabric8" -> new Fabric8Informer();
             case "client-java" -> new ClientJavaInformer();
             default -> KubeloopInformer.variant(runner);

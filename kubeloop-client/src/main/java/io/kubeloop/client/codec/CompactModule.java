@@ -200,8 +200,6 @@ final class CompactModule {
                 Map<String, Object> extra = (Map<String, Object>) get.invokeExact(bean);
                 if (extra != null && extra.isEmpty()) {
                     set.invokeExact(bean, EMPTY);
-                } else if (extra != null && fieldsV1) {
-                    set.invokeExact(bean, tree(extra));
                 }
                 for (MethodHandle[] property : lists) {
                     Object value = (Object) property[0].invokeExact(bean);
@@ -215,7 +213,12 @@ final class CompactModule {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
-            return values == null ? bean : values.intern(bean);
+            if (values == null) {
+                return bean;
+            }
+            // FieldsV1's tree lives in its additionalProperties: compacted (empty leaves shared) only when it is
+            // not already in the table, so a FieldsV1 seen before costs one lookup.
+            return fieldsV1 ? values.intern(bean, CompactBean::compactTree) : values.intern(bean);
         }
 
         /**
@@ -235,6 +238,14 @@ final class CompactModule {
                 return EMPTY;
             }
             return value;
+        }
+
+        private static Object compactTree(Object fields) {
+            FieldsV1 f = (FieldsV1) fields;
+            if (!f.getAdditionalProperties().isEmpty()) {
+                f.setAdditionalProperties(tree(f.getAdditionalProperties()));
+            }
+            return f;
         }
 
         /** A FieldsV1 tree ({@code {"f:metadata":{"f:labels":{...}}}}) with empty maps shared. */

@@ -25,6 +25,15 @@ final class InternTable<T> {
     }
 
     T intern(T value) {
+        return intern(value, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * Like {@link #intern(Object)}, but a value that is not found is first passed through {@code onMiss} (which
+     * must return an equal value, for example a more compact copy) and that is stored: the work is done once per
+     * distinct value, not once per occurrence.
+     */
+    T intern(T value, java.util.function.UnaryOperator<T> onMiss) {
         if (value == null) {
             return null;
         }
@@ -37,7 +46,8 @@ final class InternTable<T> {
         if (current != null && current.equals(value)) {
             return current;
         }
-        slots.setRelease(i, value);
-        return value;
+        T stored = onMiss.apply(value);
+        slots.setRelease(i, stored);
+        return stored;
     }
 }
