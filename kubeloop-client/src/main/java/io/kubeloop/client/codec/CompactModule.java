@@ -75,8 +75,10 @@ final class CompactModule {
     private CompactModule() {
     }
 
-    static SimpleModule create(InternTable<String> strings, InternTable<Object> values) {
+    static SimpleModule create(InternTable<String> strings, InternTable<Object> values,
+            InternTable<CompactFieldsV1.Tree> trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
+        module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
         module.addDeserializer(String.class, new InterningStrings(strings));
         module.addKeyDeserializer(String.class, new KeyDeserializer() {
             @Override
@@ -89,7 +91,7 @@ final class CompactModule {
             public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config,
                     BeanDescription.Supplier bean, ValueDeserializer<?> deserializer) {
                 Class<?> type = bean.getBeanClass();
-                MethodHandle[] handles = additionalProperties(type);
+                MethodHandle[] handles = type == FieldsV1.class ? null : additionalProperties(type);
                 if (handles == null) {
                     return deserializer;
                 }
