@@ -37,12 +37,20 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         }
     }
 
+    /** A small cache from text to tree: a hit costs no tree building at all. */
     private final InternTable<Tree> trees;
+    /**
+     * The shared table of equal values: a tree missed above is built, then shared with an equal one built
+     * before (without pinning its text), so a larger set of distinct trees than {@code trees} holds is still
+     * stored once each.
+     */
+    private final InternTable<Object> values;
     private final ThreadLocal<StringBuilder> buffers = ThreadLocal.withInitial(() -> new StringBuilder(4096));
 
-    CompactFieldsV1(InternTable<Tree> trees) {
+    CompactFieldsV1(InternTable<Tree> trees, InternTable<Object> values) {
         super(FieldsV1.class);
         this.trees = trees;
+        this.values = values;
     }
 
     @Override
@@ -53,7 +61,7 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         StringBuilder json = buffers.get();
         json.setLength(0);
         copy(p, json);
-        return trees.intern(new Tree(json.toString(), null), CompactFieldsV1::build).value();
+        return trees.intern(new Tree(json.toString(), null), this::build).value();
     }
 
     /** Appends the value at the current token (and its children) as compact JSON; leaves p on its last token. */
@@ -108,11 +116,11 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
     }
 
     @SuppressWarnings("unchecked")
-    private static Tree build(Tree probe) {
+    private Tree build(Tree probe) {
         Map<String, Object> map = PLAIN.readValue(probe.json(), LinkedHashMap.class);
         FieldsV1 fields = new FieldsV1();
         fields.setAdditionalProperties(map.isEmpty() ? EMPTY : shareEmpty(map));
-        return new Tree(probe.json(), fields);
+        return new Tree(probe.json(), (FieldsV1) values.intern(fields));
     }
 
     @SuppressWarnings("unchecked")
