@@ -5,11 +5,12 @@
 #
 #   kubeloop-bench/scripts/informer-bench.sh [--pods 10000] [--events 100000] [--repeats 3]
 #       [--runners "baseline fabric8 client-java kubeloop kubeloop-strip"] [--phases "sync nomf burst latency"]
-#       [--xmx 8g] [--writes 200] [--load 5000] [--out DIR]
+#       [--xmx 8g] [--writes 200] [--load 5000] [--unique-managed-fields] [--out DIR]
 #
 # phases: sync = start -> synced and retained heap, pods as served (with managedFields); nomf = the same with a
 # server that sends no managedFields; burst = 100k MODIFIED events to the handler; latency = write -> handler
-# at rest and under background load, against the embedded API server itself.
+# at rest and under background load, against the embedded API server itself. --unique-managed-fields: each
+# replayed pod's managedFields name its own pod IP (as in a cluster) instead of repeating its seed pod's.
 # Needs kubeloop-bench built: ./kubeloop jmh -l (or mvn -q -DskipTests -pl kubeloop-bench -am package).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -17,6 +18,7 @@ PODS=10000 EVENTS=100000 REPEATS=3 XMX=8g WRITES=200 LOAD=5000
 RUNNERS="baseline fabric8 client-java kubeloop kubeloop-strip"
 PHASES="sync nomf burst latency"
 OUT=""
+SERVER_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --pods) PODS="$2"; shift 2 ;;
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
     --writes) WRITES="$2"; shift 2 ;;
     --load) LOAD="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
+    --unique-managed-fields) SERVER_ARGS+=(--unique-managed-fields); shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -38,15 +41,16 @@ CP="$ROOT/kubeloop-bench/target/classes:$(cat "$ROOT/kubeloop-bench/target/class
 GC_FLAGS=(-XX:+UseG1GC "-Xmx$XMX" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 
 { echo "date: $(date -u)"; echo "nproc: $(nproc)"; echo "uptime: $(uptime)"; "$JAVA" -version 2>&1 | head -1;
-  echo "args: pods=$PODS events=$EVENTS repeats=$REPEATS runners=$RUNNERS phases=$PHASES xmx=$XMX"; } >"$OUT/machine.txt"
+  echo "args: pods=$PODS events=$EVENTS repeats=$REPEATS runners=$RUNNERS phases=$PHASES xmx=$XMX ${SERVER_ARGS[*]}"; } >"$OUT/machine.txt"
 
-rm -f "$OUT/server.in"; mkfifo "$OUT/server.in"
+SCRATCH="$(mktemp -d)"
+mkfifo "$SCRATCH/server.in"
 "$JAVA" -Xmx6g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$CP" \
   io.kubeloop.bench.informer.InformerBenchServer --pods "$PODS" --events "$EVENTS" \
-  --ready-file "$OUT/ready.txt" <"$OUT/server.in" >"$OUT/server.log" 2>&1 &
+  --ready-file "$OUT/ready.txt" "${SERVER_ARGS[@]}" <"$SCRATCH/server.in" >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
-exec 3>"$OUT/server.in"   # the server runs until this is closed
-stop_server() { exec 3>&- || true; wait "$SERVER_PID" 2>/dev/null || true; }
+exec 3>"$SCRATCH/server.in"   # the server runs until this is closed
+stop_server() { exec 3>&- || true; wait "$SERVER_PID" 2>/dev/null || true; rm -rf "$SCRATCH"; }
 trap stop_server EXIT
 for _ in $(seq 1 1800); do
   [ -s "$OUT/ready.txt" ] && break
@@ -69,12 +73,12 @@ for r in $(seq 1 "$REPEATS"); do
       esac
       echo "$(date -u +%H:%M:%S) run $r $phase $runner (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
       if line="$("$JAVA" "${GC_FLAGS[@]}" -cp "$CP" io.kubeloop.bench.informer.InformerBenchRunner \
-            --runner "$runner" --pods "$PODS" "${args[@]}" 2>"$OUT/last-run.err" | grep '^RESULT ')"; then
+            --runner "$runner" --pods "$PODS" "${args[@]}" 2>"$SCRATCH/last-run.err" | grep '^RESULT ')"; then
         echo "${line#RESULT }" | sed "s/^{/{\"repeat\":$r,\"load1\":$(cut -d' ' -f1 /proc/loadavg),/" \
           | tee -a "$OUT/results.jsonl"
       else
         echo "FAILED: $runner $phase (stderr in $OUT/failed-$r-$phase-$runner.err)" >&2
-        cp "$OUT/last-run.err" "$OUT/failed-$r-$phase-$runner.err"
+        cp "$SCRATCH/last-run.err" "$OUT/failed-$r-$phase-$runner.err"
       fi
     done
   done

@@ -43,7 +43,8 @@ public final class InformerBenchServer {
             HttpClient http = HttpClient.newHttpClient();
             LoadGenerator load = new LoadGenerator(http, api.url(), BenchPods.NAMESPACE, 200);
             load.createObjects();
-            ReplayData data = ReplayData.build(recorded, pods, events);
+            ReplayData data = ReplayData.build(recorded, pods, events, args.length > 0
+                    && java.util.Arrays.asList(args).contains("--unique-managed-fields"));
             java.util.function.Function<String, byte[]> control = path -> {
                 String answer = null;
                 if (path.startsWith("/bench/load?")) {

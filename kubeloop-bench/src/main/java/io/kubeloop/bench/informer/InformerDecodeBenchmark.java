@@ -52,7 +52,7 @@ public class InformerDecodeBenchmark {
         public void record() throws Exception {
             try (EmbeddedApiServer api = EmbeddedApiServer.builder().start()) {
                 BenchPods.populate(api, 500);
-                ReplayData data = ReplayData.build(BenchPods.listItems(api), PODS, PODS);
+                ReplayData data = ReplayData.build(BenchPods.listItems(api), PODS, PODS, false);
                 list = data.listWithManagedFields;
                 events = data.burst;
             }

@@ -45,7 +45,12 @@ final class ReplayData {
         return Integer.toString(pods + events);
     }
 
-    static ReplayData build(List<ObjectNode> seeds, int pods, int events) {
+    /**
+     * {@code uniqueManagedFields}: the pod IP also changes in the managedFields key that names it
+     * ({@code f:status/f:podIPs/k:{"ip":...}}), as in a real cluster, where every pod's status manager entry is
+     * therefore unique; otherwise pods built from one seed share the seed's managedFields exactly.
+     */
+    static ReplayData build(List<ObjectNode> seeds, int pods, int events, boolean uniqueManagedFields) {
         if (seeds.isEmpty()) {
             throw new IllegalArgumentException("no seed pods to replay");
         }
@@ -58,8 +63,12 @@ final class ReplayData {
             meta.put("resourceVersion", Integer.toString(i + 1));
             ObjectNode status = (ObjectNode) pod.get("status");
             String ip = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
+            String seedIp = status.path("podIP").asString();
             status.put("podIP", ip);
             ((ObjectNode) status.get("podIPs").get(0)).put("ip", ip);
+            if (uniqueManagedFields) {
+                renamePodIpKey(meta, seedIp, ip);
+            }
             items[i] = pod;
         }
         byte[] with = list(items, pods, false);
@@ -75,6 +84,17 @@ final class ReplayData {
             out.write('\n');
         }
         return new ReplayData(pods, events, with, without, out.toByteArray());
+    }
+
+    private static void renamePodIpKey(ObjectNode meta, String from, String to) {
+        String oldKey = "k:{\"ip\":\"" + from + "\"}";
+        String newKey = "k:{\"ip\":\"" + to + "\"}";
+        for (tools.jackson.databind.JsonNode entry : meta.path("managedFields")) {
+            tools.jackson.databind.JsonNode ips = entry.path("fieldsV1").path("f:status").path("f:podIPs");
+            if (ips instanceof ObjectNode o && o.has(oldKey)) {
+                o.set(newKey, o.remove(oldKey));
+            }
+        }
     }
 
     private static byte[] list(ObjectNode[] items, int pods, boolean stripManagedFields) {

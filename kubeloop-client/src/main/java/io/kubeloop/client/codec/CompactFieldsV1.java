@@ -119,7 +119,7 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
     private Tree build(Tree probe) {
         Map<String, Object> map = PLAIN.readValue(probe.json(), LinkedHashMap.class);
         FieldsV1 fields = new FieldsV1();
-        fields.setAdditionalProperties(map.isEmpty() ? EMPTY : shareEmpty(map));
+        fields.setAdditionalProperties(map.isEmpty() ? EMPTY : new LinkedHashMap<>(shareEmpty(map)));
         return new Tree(probe.json(), (FieldsV1) values.intern(fields));
     }
 
@@ -128,6 +128,13 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         for (Map.Entry<String, Object> e : map.entrySet()) {
             if (e.getValue() instanceof Map<?, ?> m) {
                 e.setValue(m.isEmpty() ? EMPTY : shareEmpty((Map<String, Object>) m));
+            }
+        }
+        if (map.size() == 1) {
+            // one entry has no order to keep: an immutable one-entry map is a fraction of a LinkedHashMap
+            Map.Entry<String, Object> only = map.entrySet().iterator().next();
+            if (only.getValue() != null) {
+                return Map.of(only.getKey(), only.getValue());
             }
         }
         return map;
