@@ -1,27 +1,24 @@
 package io.kubeloop.client.codec;
 
 import io.fabric8.kubernetes.api.model.FieldsV1;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.deser.std.StdDeserializer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code managedFields[].fieldsV1} for {@link Decoding#compact()}: the subtree is read once into its compact JSON
- * text, which is looked up in a table of trees seen before; only a tree not found is built (as nested maps with
- * shared empty leaves) and stored. Pods of one template have the same few trees, so most objects get a shared
- * {@code FieldsV1} without building the hundreds of map nodes the generic path allocates for each — which is what
- * dominated decoding a pod with managedFields.
+ * text, which is looked up in a table of trees seen before; a tree not found becomes a FieldsV1 that keeps just
+ * that text ({@link JsonTextMap}). No map node is built for any tree — building them dominated decoding a pod with
+ * managedFields, and kept several KB per pod for the status manager's tree, which names each pod's IP and so is
+ * unique to the pod. Trees that repeat (a Deployment's spec manager) are shared.
  *
  * <p>The text is exact JSON (names and strings escaped), so equal text means an equal tree, including order.
  */
 final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
 
-    private static final JsonMapper PLAIN = JsonMapper.builder().build();
     private static final Map<String, Object> EMPTY = java.util.Collections.emptyMap();
 
     /** The JSON text of a tree and its shared FieldsV1 (null in a lookup probe); equality by text only. */
@@ -37,20 +34,13 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         }
     }
 
-    /** A small cache from text to tree: a hit costs no tree building at all. */
+    /** From text to the shared FieldsV1 of that text. */
     private final InternTable<Tree> trees;
-    /**
-     * The shared table of equal values: a tree missed above is built, then shared with an equal one built
-     * before (without pinning its text), so a larger set of distinct trees than {@code trees} holds is still
-     * stored once each.
-     */
-    private final InternTable<Object> values;
     private final ThreadLocal<StringBuilder> buffers = ThreadLocal.withInitial(() -> new StringBuilder(4096));
 
-    CompactFieldsV1(InternTable<Tree> trees, InternTable<Object> values) {
+    CompactFieldsV1(InternTable<Tree> trees) {
         super(FieldsV1.class);
         this.trees = trees;
-        this.values = values;
     }
 
     @Override
@@ -115,28 +105,13 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         out.append('"');
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * A tree not in the text cache: its FieldsV1 keeps the text itself ({@link JsonTextMap}), nothing is parsed.
+     * An empty tree is the shared empty map.
+     */
     private Tree build(Tree probe) {
-        Map<String, Object> map = PLAIN.readValue(probe.json(), LinkedHashMap.class);
         FieldsV1 fields = new FieldsV1();
-        fields.setAdditionalProperties(map.isEmpty() ? EMPTY : new LinkedHashMap<>(shareEmpty(map)));
-        return new Tree(probe.json(), (FieldsV1) values.intern(fields));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> shareEmpty(Map<String, Object> map) {
-        for (Map.Entry<String, Object> e : map.entrySet()) {
-            if (e.getValue() instanceof Map<?, ?> m) {
-                e.setValue(m.isEmpty() ? EMPTY : shareEmpty((Map<String, Object>) m));
-            }
-        }
-        if (map.size() == 1) {
-            // one entry has no order to keep: an immutable one-entry map is a fraction of a LinkedHashMap
-            Map.Entry<String, Object> only = map.entrySet().iterator().next();
-            if (only.getValue() != null) {
-                return Map.of(only.getKey(), only.getValue());
-            }
-        }
-        return map;
+        fields.setAdditionalProperties(probe.json().equals("{}") ? EMPTY : new JsonTextMap(probe.json()));
+        return new Tree(probe.json(), fields);
     }
 }

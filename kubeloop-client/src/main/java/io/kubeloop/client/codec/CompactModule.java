@@ -78,7 +78,7 @@ final class CompactModule {
     static SimpleModule create(InternTable<String> strings, InternTable<Object> values,
             InternTable<CompactFieldsV1.Tree> trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
-        module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees, values));
+        module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
         module.addDeserializer(String.class, new InterningStrings(strings));
         module.addKeyDeserializer(String.class, new KeyDeserializer() {
             @Override

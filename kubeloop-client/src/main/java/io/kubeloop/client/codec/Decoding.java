@@ -33,7 +33,7 @@ public final class Decoding {
 
     private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
     private static final InternTable<Object> VALUES = new InternTable<>(1 << 14);
-    private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 10);
+    private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 12);
     /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
     private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),
         new Decoding(true, false), new Decoding(true, true)};
