@@ -5,7 +5,6 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +30,10 @@ import tools.jackson.databind.module.SimpleModule;
  *   <li>a fabric8 model object's empty {@code additionalProperties} (a {@code LinkedHashMap} in every object) is
  *       replaced by one shared immutable empty map; empty maps and lists by {@code Map.of()}/{@code List.of()};
  *       lists by immutable copies of their exact size;</li>
- *   <li>instances of {@link #SHARED} value classes ({@code FieldsV1}, containers, volumes, tolerations, ...) are
- *       shared between objects when equal: pods of one template carry the same ones.</li>
+ *   <li>instances of {@link #SHARED} value classes (containers, volumes, tolerations, ...) are shared between
+ *       objects when equal: pods of one template carry the same ones;</li>
+ *   <li>managedFields' {@code FieldsV1} trees are kept as their JSON text and shared when equal
+ *       ({@link CompactFieldsV1}).</li>
  * </ul>
  *
  * <p>Invariant: an object decoded here must never be mutated (its maps and lists throw, and its parts may be
@@ -42,7 +43,6 @@ final class CompactModule {
 
     /** Model classes whose equal instances are shared (children first: they are decoded bottom-up). */
     static final Set<String> SHARED = Set.of(
-            "io.fabric8.kubernetes.api.model.FieldsV1",
             "io.fabric8.kubernetes.api.model.Container",
             "io.fabric8.kubernetes.api.model.ContainerPort",
             "io.fabric8.kubernetes.api.model.EnvVar",
@@ -96,7 +96,7 @@ final class CompactModule {
                     return deserializer;
                 }
                 return new CompactBean(deserializer, handles[0], handles[1], listProperties(type),
-                        SHARED.contains(type.getName()) ? values : null, type == FieldsV1.class);
+                        SHARED.contains(type.getName()) ? values : null);
             }
 
         });
@@ -162,30 +162,27 @@ final class CompactModule {
     }
 
     /**
-     * After the model object is built: its empty additionalProperties becomes the shared empty map (FieldsV1's
-     * tree, which lives there, is compacted: empty leaves shared, keys interned); a {@link #SHARED} class is
-     * replaced by an equal instance seen before.
+     * After the model object is built: its empty additionalProperties becomes the shared empty map, its List and
+     * Map properties are compacted, and a {@link #SHARED} class is replaced by an equal instance seen before.
      */
     static final class CompactBean extends DelegatingDeserializer {
         private final MethodHandle get;
         private final MethodHandle set;
         private final MethodHandle[][] lists;
         private final InternTable<Object> values;
-        private final boolean fieldsV1;
 
         CompactBean(ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set, MethodHandle[][] lists,
-                InternTable<Object> values, boolean fieldsV1) {
+                InternTable<Object> values) {
             super(delegate);
             this.get = get;
             this.set = set;
             this.lists = lists;
             this.values = values;
-            this.fieldsV1 = fieldsV1;
         }
 
         @Override
         protected ValueDeserializer<?> newDelegatingInstance(ValueDeserializer<?> delegate) {
-            return new CompactBean(delegate, get, set, lists, values, fieldsV1);
+            return new CompactBean(delegate, get, set, lists, values);
         }
 
         @Override
@@ -215,12 +212,7 @@ final class CompactModule {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
-            if (values == null) {
-                return bean;
-            }
-            // FieldsV1's tree lives in its additionalProperties: compacted (empty leaves shared) only when it is
-            // not already in the table, so a FieldsV1 seen before costs one lookup.
-            return fieldsV1 ? values.intern(bean, CompactBean::compactTree) : values.intern(bean);
+            return values == null ? bean : values.intern(bean);
         }
 
         /**
@@ -240,28 +232,6 @@ final class CompactModule {
                 return EMPTY;
             }
             return value;
-        }
-
-        private static Object compactTree(Object fields) {
-            FieldsV1 f = (FieldsV1) fields;
-            if (!f.getAdditionalProperties().isEmpty()) {
-                f.setAdditionalProperties(tree(f.getAdditionalProperties()));
-            }
-            return f;
-        }
-
-        /** A FieldsV1 tree ({@code {"f:metadata":{"f:labels":{...}}}}) with empty maps shared. */
-        @SuppressWarnings("unchecked")
-        private static Map<String, Object> tree(Map<String, Object> map) {
-            if (map.isEmpty()) {
-                return EMPTY;
-            }
-            Map<String, Object> copy = new LinkedHashMap<>((int) (map.size() / 0.75f) + 1);
-            for (Map.Entry<String, Object> e : map.entrySet()) {
-                Object v = e.getValue();
-                copy.put(e.getKey(), v instanceof Map<?, ?> m ? tree((Map<String, Object>) m) : v);
-            }
-            return copy;
         }
     }
 }
