@@ -3,6 +3,7 @@ package io.kubeloop.client.resource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListMeta;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.NotFoundException;
@@ -58,6 +59,8 @@ public final class ResourceClient<T extends HasMetadata> {
     private final boolean dryRun;
     /** How long a watch of this client may receive no bytes before it fails with WatchIdleTimeoutException. */
     private final Duration watchIdleTimeout;
+    /** How objects read from the server are decoded (lists, watches, get and the answers to writes). */
+    private final Decoding decoding;
     /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
     private final ObjectReader itemReader;
     private static final ObjectReader LIST_META_READER = Json.MAPPER.readerFor(ListMeta.class)
@@ -65,13 +68,20 @@ public final class ResourceClient<T extends HasMetadata> {
 
     private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
             boolean dryRun, Duration watchIdleTimeout) {
+        this(transport, type, javaType, namespace, dryRun, watchIdleTimeout, Decoding.standard());
+    }
+
+    private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
+            boolean dryRun, Duration watchIdleTimeout, Decoding decoding) {
+        this.decoding = decoding;
         this.transport = transport;
         this.type = type;
         this.javaType = javaType;
         this.namespace = type.namespaced() ? namespace : null;
         this.dryRun = dryRun;
         this.watchIdleTimeout = watchIdleTimeout;
-        this.itemReader = Json.MAPPER.readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.itemReader = decoding.mapper().readerFor(javaType)
+                .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     /**
@@ -87,17 +97,17 @@ public final class ResourceClient<T extends HasMetadata> {
     /** The same client in {@code namespace}. */
     public ResourceClient<T> inNamespace(String namespace) {
         return new ResourceClient<>(transport, type, javaType, ListOptions.requireText(namespace, "namespace"),
-                dryRun, watchIdleTimeout);
+                dryRun, watchIdleTimeout, decoding);
     }
 
     /** The same client across all namespaces: list and deleteCollection see every namespace. */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, javaType, null, dryRun, watchIdleTimeout);
+        return new ResourceClient<>(transport, type, javaType, null, dryRun, watchIdleTimeout, decoding);
     }
 
     /** The same client whose writes are sent with {@code dryRun=All}: validated and answered, never stored. */
     public ResourceClient<T> dryRun() {
-        return new ResourceClient<>(transport, type, javaType, namespace, true, watchIdleTimeout);
+        return new ResourceClient<>(transport, type, javaType, namespace, true, watchIdleTimeout, decoding);
     }
 
     /**
@@ -109,7 +119,22 @@ public final class ResourceClient<T extends HasMetadata> {
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("watch idle timeout must be positive, was " + idleTimeout);
         }
-        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, idleTimeout);
+        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, idleTimeout, decoding);
+    }
+
+    /**
+     * The same client decoding what it reads with {@code decoding}: {@code Decoding.compact()} and
+     * {@code withoutManagedFields()} are for caches such as informers, whose objects are never mutated (see
+     * {@link Decoding}). The default is {@link Decoding#standard()}: ordinary mutable objects.
+     */
+    public ResourceClient<T> withDecoding(Decoding decoding) {
+        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, watchIdleTimeout,
+                Objects.requireNonNull(decoding, "decoding"));
+    }
+
+    /** How this client decodes what it reads. */
+    public Decoding decoding() {
+        return decoding;
     }
 
     /** How long a watch of this client may receive no bytes. */
@@ -230,7 +255,7 @@ public final class ResourceClient<T extends HasMetadata> {
         String description = "watch of " + type.plural() + (type.namespaced()
                 ? namespace == null ? " in all namespaces" : " in " + namespace : "");
         Watch.Builder<T> watch = Watch.builder(body, javaType)
-                .mapper(Json.MAPPER)
+                .mapper(decoding.mapper())
                 .idleTimeout(watchIdleTimeout)
                 .description(description)
                 .errorEvents(status -> KubernetesApiException.fromWatchError(status, "GET", path));
@@ -403,7 +428,7 @@ public final class ResourceClient<T extends HasMetadata> {
 
     private T readObject(InputStream in) throws IOException {
         try {
-            return complete(Json.MAPPER.readValue(in, javaType));
+            return complete(decoding.mapper().readValue(in, javaType));
         } catch (JacksonException e) {
             throw new IOException("not a " + type.kind() + ": " + e.getOriginalMessage(), e);
         }
@@ -411,11 +436,11 @@ public final class ResourceClient<T extends HasMetadata> {
 
     private Optional<T> readObjectOrStatus(InputStream in) throws IOException {
         try {
-            JsonNode tree = Json.MAPPER.readTree(in);
+            JsonNode tree = decoding.mapper().readTree(in);
             if ("Status".equals(tree.path("kind").asString(null)) && !"Status".equals(type.kind())) {
                 return Optional.empty();
             }
-            return Optional.of(complete(Json.MAPPER.treeToValue(tree, javaType)));
+            return Optional.of(complete(decoding.mapper().treeToValue(tree, javaType)));
         } catch (JacksonException e) {
             throw new IOException("not a " + type.kind() + ": " + e.getOriginalMessage(), e);
         }
@@ -428,7 +453,7 @@ public final class ResourceClient<T extends HasMetadata> {
     private ListPage<T> readList(InputStream in) throws IOException {
         List<T> items = new ArrayList<>();
         ListMeta meta = null;
-        try (JsonParser p = Json.MAPPER.createParser(in)) {
+        try (JsonParser p = decoding.mapper().createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("a " + type.listKind() + " is a JSON object");
             }

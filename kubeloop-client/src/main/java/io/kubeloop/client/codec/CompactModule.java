@@ -1,0 +1,237 @@
+package io.kubeloop.client.codec;
+
+import io.fabric8.kubernetes.api.model.FieldsV1;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DeserializationConfig;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.KeyDeserializer;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.deser.ValueDeserializerModifier;
+import tools.jackson.databind.deser.jdk.StringDeserializer;
+import tools.jackson.databind.deser.std.DelegatingDeserializer;
+import tools.jackson.databind.module.SimpleModule;
+
+/**
+ * The Jackson module behind {@link Decoding#compact()}: objects decoded for a cache that nobody mutates, built to
+ * take less heap and to serialize to exactly the same JSON.
+ *
+ * <ul>
+ *   <li>every String value and map key goes through one {@link InternTable}, so a namespace, label, image or
+ *       timestamp that recurs across objects is stored once;</li>
+ *   <li>a fabric8 model object's empty {@code additionalProperties} (a {@code LinkedHashMap} in every object) is
+ *       replaced by one shared immutable empty map; empty maps and lists by {@code Map.of()}/{@code List.of()};
+ *       lists by immutable copies of their exact size;</li>
+ *   <li>instances of {@link #SHARED} value classes (containers, volumes, tolerations, ...) are shared between
+ *       objects when equal: pods of one template carry the same ones;</li>
+ *   <li>managedFields' {@code FieldsV1} trees are kept as their JSON text and shared when equal
+ *       ({@link CompactFieldsV1}).</li>
+ * </ul>
+ *
+ * <p>Invariant: an object decoded here must never be mutated (its maps and lists throw, and its parts may be
+ * shared with other objects). Model classes without {@code get/setAdditionalProperties} are left as they are.
+ */
+final class CompactModule {
+
+    /** Model classes whose equal instances are shared (children first: they are decoded bottom-up). */
+    static final Set<String> SHARED = Set.of(
+            "io.fabric8.kubernetes.api.model.Container",
+            "io.fabric8.kubernetes.api.model.ContainerPort",
+            "io.fabric8.kubernetes.api.model.EnvVar",
+            "io.fabric8.kubernetes.api.model.EnvVarSource",
+            "io.fabric8.kubernetes.api.model.ObjectFieldSelector",
+            "io.fabric8.kubernetes.api.model.ResourceRequirements",
+            "io.fabric8.kubernetes.api.model.Quantity",
+            "io.fabric8.kubernetes.api.model.Probe",
+            "io.fabric8.kubernetes.api.model.HTTPGetAction",
+            "io.fabric8.kubernetes.api.model.IntOrString",
+            "io.fabric8.kubernetes.api.model.VolumeMount",
+            "io.fabric8.kubernetes.api.model.Volume",
+            "io.fabric8.kubernetes.api.model.ConfigMapVolumeSource",
+            "io.fabric8.kubernetes.api.model.ProjectedVolumeSource",
+            "io.fabric8.kubernetes.api.model.VolumeProjection",
+            "io.fabric8.kubernetes.api.model.ServiceAccountTokenProjection",
+            "io.fabric8.kubernetes.api.model.Toleration",
+            "io.fabric8.kubernetes.api.model.PodCondition",
+            "io.fabric8.kubernetes.api.model.OwnerReference",
+            "io.fabric8.kubernetes.api.model.ContainerState",
+            "io.fabric8.kubernetes.api.model.ContainerStateRunning",
+            "io.fabric8.kubernetes.api.model.SecurityContext",
+            "io.fabric8.kubernetes.api.model.PodSecurityContext",
+            "io.fabric8.kubernetes.api.model.Affinity",
+            "io.fabric8.kubernetes.api.model.KeyToPath");
+
+    private static final Map<String, Object> EMPTY = Collections.emptyMap();
+    private static final List<Object> EMPTY_LIST = List.of();
+
+    private CompactModule() {
+    }
+
+    static SimpleModule create(InternTable<String> strings, InternTable<Object> values,
+            InternTable<CompactFieldsV1.Tree> trees) {
+        SimpleModule module = new SimpleModule("kubeloop-compact");
+        module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
+        module.addDeserializer(String.class, new InterningStrings(strings));
+        module.addKeyDeserializer(String.class, new KeyDeserializer() {
+            @Override
+            public Object deserializeKey(String key, DeserializationContext ctxt) {
+                return strings.intern(key);
+            }
+        });
+        module.setDeserializerModifier(new ValueDeserializerModifier() {
+            @Override
+            public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config,
+                    BeanDescription.Supplier bean, ValueDeserializer<?> deserializer) {
+                Class<?> type = bean.getBeanClass();
+                MethodHandle[] handles = type == FieldsV1.class ? null : additionalProperties(type);
+                if (handles == null) {
+                    return deserializer;
+                }
+                return new CompactBean(deserializer, handles[0], handles[1], listProperties(type),
+                        SHARED.contains(type.getName()) ? values : null);
+            }
+
+        });
+        return module;
+    }
+
+    /** {getAdditionalProperties, setAdditionalProperties} of a fabric8 model class, or null. */
+    private static MethodHandle[] additionalProperties(Class<?> type) {
+        if (!type.getName().startsWith("io.fabric8.")) {
+            return null;
+        }
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            MethodHandle get = lookup.findVirtual(type, "getAdditionalProperties", MethodType.methodType(Map.class))
+                    .asType(MethodType.methodType(Map.class, Object.class));
+            MethodHandle set = lookup.findVirtual(type, "setAdditionalProperties",
+                    MethodType.methodType(void.class, Map.class))
+                    .asType(MethodType.methodType(void.class, Object.class, Map.class));
+            return new MethodHandle[] {get, set};
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {get, set} pairs of the class's List and Map properties (besides additionalProperties): fabric8 initializes
+     * each List to an empty ArrayList, which stays when the JSON lacks the property.
+     */
+    private static MethodHandle[][] listProperties(Class<?> type) {
+        List<MethodHandle[]> pairs = new java.util.ArrayList<>();
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        for (java.lang.reflect.Method m : type.getMethods()) {
+            Class<?> kind = m.getReturnType();
+            if (m.getParameterCount() != 0 || kind != List.class && kind != Map.class || !m.getName().startsWith("get")
+                    || m.getName().equals("getAdditionalProperties")) {
+                continue;
+            }
+            try {
+                MethodHandle get = lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
+                MethodHandle set = lookup.findVirtual(type, "set" + m.getName().substring(3),
+                        MethodType.methodType(void.class, kind))
+                        .asType(MethodType.methodType(void.class, Object.class, Object.class));
+                pairs.add(new MethodHandle[] {get, set});
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                // a list without a setter is left as it is
+            }
+        }
+        return pairs.toArray(MethodHandle[][]::new);
+    }
+
+    /** Interns every string value. */
+    static final class InterningStrings extends StringDeserializer {
+        private final InternTable<String> strings;
+
+        InterningStrings(InternTable<String> strings) {
+            this.strings = strings;
+        }
+
+        @Override
+        public String deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
+            return strings.intern(super.deserialize(p, ctxt));
+        }
+    }
+
+    /**
+     * After the model object is built: its empty additionalProperties becomes the shared empty map, its List and
+     * Map properties are compacted, and a {@link #SHARED} class is replaced by an equal instance seen before.
+     */
+    static final class CompactBean extends DelegatingDeserializer {
+        private final MethodHandle get;
+        private final MethodHandle set;
+        private final MethodHandle[][] lists;
+        private final InternTable<Object> values;
+
+        CompactBean(ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set, MethodHandle[][] lists,
+                InternTable<Object> values) {
+            super(delegate);
+            this.get = get;
+            this.set = set;
+            this.lists = lists;
+            this.values = values;
+        }
+
+        @Override
+        protected ValueDeserializer<?> newDelegatingInstance(ValueDeserializer<?> delegate) {
+            return new CompactBean(delegate, get, set, lists, values);
+        }
+
+        @Override
+        public Object deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
+            return compact(super.deserialize(p, ctxt));
+        }
+
+        private Object compact(Object bean) {
+            if (bean == null) {
+                return null;
+            }
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> extra = (Map<String, Object>) get.invokeExact(bean);
+                if (extra != null && extra.isEmpty()) {
+                    set.invokeExact(bean, EMPTY);
+                }
+                for (MethodHandle[] property : lists) {
+                    Object value = (Object) property[0].invokeExact(bean);
+                    Object compact = compactCollection(value);
+                    if (compact != value) {
+                        property[1].invokeExact(bean, compact);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+            return values == null ? bean : values.intern(bean);
+        }
+
+        /**
+         * A List property as an immutable list of its exact size (the shared one when empty; a list holding nulls
+         * is kept); an empty Map property as the shared empty map (non-empty maps are kept: their order is part
+         * of the JSON). Only properties declared as List or Map are touched, so the setter accepts the result.
+         */
+        private static Object compactCollection(Object value) {
+            if (value instanceof List<?> list) {
+                if (list.isEmpty()) {
+                    return list == EMPTY_LIST ? list : EMPTY_LIST;
+                }
+                if (list instanceof java.util.ArrayList<?> && !list.contains(null)) {
+                    return List.copyOf(list);
+                }
+            } else if (value instanceof Map<?, ?> map && map.isEmpty()) {
+                return EMPTY;
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.kubeloop.client.codec;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.Objects;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * How a client turns JSON into model objects. {@link #standard()} is what every client does by default: ordinary,
+ * mutable fabric8 objects. Two opt-in variants are meant for caches (informers), whose objects are shared and
+ * never mutated:
+ *
+ * <ul>
+ *   <li>{@link #compact()}: the same objects, in less heap — recurring strings stored once, empty maps and lists
+ *       shared, lists immutable and exactly sized, equal parts (managedFields' {@code fieldsV1}, containers,
+ *       volumes, tolerations, conditions ...) shared between objects. They serialize to the same JSON. They must
+ *       not be mutated: their maps and lists throw {@code UnsupportedOperationException}, and a change to a
+ *       shared part would show in other objects. Copy one (for example with fabric8's builders) before editing.</li>
+ *   <li>{@link #withoutManagedFields()}: {@code metadata.managedFields} is skipped while parsing, never built: the
+ *       same result as an informer transform that strips managedFields, without paying to decode them.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace()
+ *         .withDecoding(Decoding.compact().withoutManagedFields());   // for an informer's list and watch
+ * }</pre>
+ *
+ * <p>Instances are immutable and thread-safe; the compact variants of one JVM share one table of strings and one
+ * of values (bounded: 65,536 and 16,384 slots; see {@code InternTable}).
+ */
+public final class Decoding {
+
+    private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
+    private static final InternTable<Object> VALUES = new InternTable<>(1 << 14);
+    private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 12);
+    /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
+    private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),
+        new Decoding(true, false), new Decoding(true, true)};
+
+    private final boolean compact;
+    private final boolean skipManagedFields;
+    private final JsonMapper mapper;
+
+    private Decoding(boolean compact, boolean skipManagedFields) {
+        this.compact = compact;
+        this.skipManagedFields = skipManagedFields;
+        JsonMapper.Builder builder = JsonMapper.builder()
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        if (compact) {
+            builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
+        }
+        if (skipManagedFields) {
+            builder.addMixIn(ObjectMeta.class, SkipManagedFields.class);
+        }
+        this.mapper = builder.build();
+    }
+
+    /** Ordinary mutable fabric8 objects, unknown fields kept in {@code additionalProperties}: the default. */
+    public static Decoding standard() {
+        return ALL[0];
+    }
+
+    /** Compact, shared, immutable-by-contract objects for a cache (see the class comment). */
+    public static Decoding compact() {
+        return ALL[2];
+    }
+
+    /** This decoding, also skipping {@code metadata.managedFields}. */
+    public Decoding withoutManagedFields() {
+        return ALL[(compact ? 2 : 0) + 1];
+    }
+
+    /** Whether objects are compacted (and must not be mutated). */
+    public boolean isCompact() {
+        return compact;
+    }
+
+    /** Whether {@code metadata.managedFields} is skipped. */
+    public boolean skipsManagedFields() {
+        return skipManagedFields;
+    }
+
+    /**
+     * The mapper that reads this way. Use it for reading only: with {@link #withoutManagedFields()} it would also
+     * leave managedFields out of what it writes.
+     */
+    public JsonMapper mapper() {
+        return mapper;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Decoding d && d.compact == compact && d.skipManagedFields == skipManagedFields;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(compact, skipManagedFields);
+    }
+
+    @Override
+    public String toString() {
+        return "Decoding{" + (compact ? "compact" : "standard") + (skipManagedFields ? ", withoutManagedFields" : "")
+                + "}";
+    }
+
+    /** Mix-in: {@code managedFields} is skipped like an unknown field, never bound. */
+    @JsonIgnoreProperties(value = {"managedFields"}, ignoreUnknown = true)
+    private abstract static class SkipManagedFields {
+    }
+}

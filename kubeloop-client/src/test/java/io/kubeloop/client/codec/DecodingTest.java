@@ -1,0 +1,154 @@
+package io.kubeloop.client.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class DecodingTest {
+
+    private static final JsonMapper PLAIN = JsonMapper.builder().build();
+
+    /** A pod as kube-apiserver serves it: labels, managedFields with a fieldsV1 tree, containers, status. */
+    static String pod(int i) {
+        return """
+            {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-%1$d","namespace":"shop","uid":"u-%1$d",\
+            "resourceVersion":"%2$d","creationTimestamp":"2026-11-30T10:00:00Z","labels":{"app":"web","tier":"fe"},\
+            "annotations":{"note":"x"},"managedFields":[{"manager":"kubectl","operation":"Update","apiVersion":"v1",\
+            "time":"2026-11-30T10:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:labels":{".":{},\
+            "f:app":{},"f:tier":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},\
+            "f:name":{}}}}}}]},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27","args":["-g","daemon off;"],\
+            "env":[{"name":"A","value":"1"},{"name":"P","valueFrom":{"fieldRef":{"apiVersion":"v1",\
+            "fieldPath":"metadata.name"}}}],"ports":[{"containerPort":8080,"protocol":"TCP"}],\
+            "resources":{"requests":{"cpu":"250m","memory":"256Mi"}}}],"tolerations":[{"key":"k","operator":"Exists"}],\
+            "volumes":[],"nodeName":"node-%3$d","unknownField":{"kept":true}},\
+            "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True",\
+            "lastTransitionTime":"2026-11-30T10:00:09Z"}],"podIP":"10.0.0.%3$d"}}"""
+                .formatted(i, 100 + i, i % 200);
+    }
+
+    /** pod(i) as a tree, as fabric8 writes it back: without the empty volumes list, maybe without managedFields. */
+    private static JsonNode input(int i, boolean withoutManagedFields) {
+        JsonNode tree = PLAIN.readTree(pod(i));
+        ((tools.jackson.databind.node.ObjectNode) tree.get("spec")).remove("volumes");
+        if (withoutManagedFields) {
+            ((tools.jackson.databind.node.ObjectNode) tree.get("metadata")).remove("managedFields");
+        }
+        return tree;
+    }
+
+    static Stream<Decoding> decodings() {
+        return Stream.of(Decoding.compact(), Decoding.standard());
+    }
+
+    @ParameterizedTest
+    @MethodSource("decodings")
+    void serializesToTheSameJsonAsStandardDecoding(Decoding decoding) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            Pod standard = Decoding.standard().mapper().readValue(pod(i), Pod.class);
+            Pod decoded = decoding.mapper().readValue(pod(i), Pod.class);
+            assertThat(PLAIN.writeValueAsString(decoded)).isEqualTo(PLAIN.writeValueAsString(standard));
+            assertThat(decoded).isEqualTo(standard);
+            // and nothing of the input was lost on the way (unknown fields included; empty lists are left out)
+            assertThat(PLAIN.readTree(PLAIN.writeValueAsString(decoded))).isEqualTo(input(i, false));
+        }
+    }
+
+    @Test
+    void aCompactListSerializesLikeAStandardOne() throws Exception {
+        StringBuilder list = new StringBuilder("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[");
+        for (int i = 0; i < 50; i++) {
+            list.append(i == 0 ? "" : ",").append(pod(i));
+        }
+        String json = list.append("]}").toString();
+        PodList compact = Decoding.compact().mapper().readValue(json, PodList.class);
+        PodList standard = Decoding.standard().mapper().readValue(json, PodList.class);
+        assertThat(PLAIN.writeValueAsString(compact)).isEqualTo(PLAIN.writeValueAsString(standard));
+    }
+
+    @Test
+    void compactObjectsShareRecurringStringsAndParts() throws Exception {
+        Pod a = Decoding.compact().mapper().readValue(pod(1), Pod.class);
+        Pod b = Decoding.compact().mapper().readValue(pod(2), Pod.class);
+        assertThat(a.getMetadata().getNamespace()).isSameAs(b.getMetadata().getNamespace());
+        assertThat(a.getMetadata().getLabels().keySet().iterator().next())
+                .isSameAs(b.getMetadata().getLabels().keySet().iterator().next());
+        assertThat(a.getSpec().getContainers().get(0)).isSameAs(b.getSpec().getContainers().get(0));
+        assertThat(a.getSpec().getTolerations()).isEqualTo(b.getSpec().getTolerations());
+        assertThat(a.getMetadata().getManagedFields().get(0).getFieldsV1())
+                .isSameAs(b.getMetadata().getManagedFields().get(0).getFieldsV1());
+        assertThat(a.getMetadata().getAdditionalProperties()).isSameAs(b.getMetadata().getAdditionalProperties())
+                .isEmpty();
+        // what differs stays apart
+        assertThat(a.getMetadata().getName()).isNotEqualTo(b.getMetadata().getName());
+        assertThat(a.getSpec().getNodeName()).isNotEqualTo(b.getSpec().getNodeName());
+    }
+
+    @Test
+    void compactObjectsRefuseMutationOfTheirCollections() throws Exception {
+        Pod pod = Decoding.compact().mapper().readValue(pod(3), Pod.class);
+        assertThatThrownBy(() -> pod.getSpec().getContainers().add(null))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> pod.getSpec().getVolumes().add(null))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> pod.getMetadata().setAdditionalProperty("x", 1))
+                .isInstanceOf(UnsupportedOperationException.class);
+        // an absent list property is the shared empty list, not a fresh ArrayList
+        assertThat(pod.getMetadata().getFinalizers()).isEmpty();
+        assertThatThrownBy(() -> pod.getMetadata().getFinalizers().add("f"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void standardObjectsStayOrdinaryAndMutable() throws Exception {
+        Pod pod = Decoding.standard().mapper().readValue(pod(4), Pod.class);
+        pod.getSpec().getContainers().add(pod.getSpec().getContainers().get(0));
+        pod.getMetadata().getFinalizers().add("f");
+        pod.getMetadata().setAdditionalProperty("x", 1);
+        Pod other = Decoding.standard().mapper().readValue(pod(5), Pod.class);
+        assertThat(other.getSpec().getContainers().get(0)).isNotSameAs(pod.getSpec().getContainers().get(0));
+        assertThat(other.getSpec().getContainers()).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("decodings")
+    void withoutManagedFieldsSkipsThemAndKeepsEverythingElse(Decoding decoding) throws Exception {
+        Decoding skipping = decoding.withoutManagedFields();
+        assertThat(skipping.skipsManagedFields()).isTrue();
+        assertThat(skipping.isCompact()).isEqualTo(decoding.isCompact());
+        Pod pod = skipping.mapper().readValue(pod(6), Pod.class);
+        assertThat(pod.getMetadata().getManagedFields()).isEmpty();
+        assertThat(pod.getMetadata().getAdditionalProperties()).doesNotContainKey("managedFields");
+        assertThat(PLAIN.readTree(PLAIN.writeValueAsString(pod))).isEqualTo(input(6, true));
+    }
+
+    @Test
+    void genericResourcesRoundTrip() throws Exception {
+        GenericKubernetesResource compact = Decoding.compact().mapper().readValue(pod(7),
+                GenericKubernetesResource.class);
+        assertThat(PLAIN.readTree(PLAIN.writeValueAsString(compact))).isEqualTo(PLAIN.readTree(pod(7)));
+        assertThat(PLAIN.writeValueAsString(compact)).isEqualTo(PLAIN.writeValueAsString(
+                Decoding.standard().mapper().readValue(pod(7), GenericKubernetesResource.class)));
+    }
+
+    @Test
+    void variantsAreBuiltOnceAndCompare() {
+        assertThat(Decoding.compact()).isSameAs(Decoding.compact());
+        assertThat(Decoding.compact().withoutManagedFields()).isSameAs(Decoding.compact().withoutManagedFields());
+        assertThat(Decoding.standard()).isNotEqualTo(Decoding.compact());
+        assertThat(Decoding.standard().toString()).isEqualTo("Decoding{standard}");
+        assertThat(new HashMap<>(java.util.Map.of(Decoding.compact(), 1))).containsKey(Decoding.compact());
+        assertThat(List.of(Decoding.standard().isCompact(), Decoding.standard().skipsManagedFields()))
+                .containsExactly(false, false);
+    }
+}
