@@ -3,6 +3,7 @@ package io.kubeloop.informer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.informer.reflector.ListerWatchers;
@@ -59,6 +60,8 @@ public final class SharedInformerFactory {
     private final Duration defaultResync;
     private final Map<Class<?>, Duration> customResync;
     private final UnaryOperator<HasMetadata> transform;
+    /** How every informer's lists and watches decode objects (the same for all, so not part of the key). */
+    private final Decoding decoding;
     private final Clock clock;
     private final MeterRegistry meterRegistry;
     private final ThreadFactory threadFactory;
@@ -80,6 +83,7 @@ public final class SharedInformerFactory {
         this.defaultResync = b.defaultResync;
         this.customResync = Map.copyOf(b.customResync);
         this.transform = b.transform;
+        this.decoding = b.decoding;
         this.clock = b.clock;
         this.meterRegistry = b.meterRegistry;
         this.threadFactory = b.threadFactory;
@@ -133,7 +137,8 @@ public final class SharedInformerFactory {
     private <T extends HasMetadata> SharedIndexInformer<T> informerFor(ResourceClient<T> resources, Class<T> type,
             InformerOptions options) {
         String ns = options.namespace() != null ? options.namespace() : namespace;
-        ResourceClient<T> scoped = ns == null ? resources.inAnyNamespace() : resources.inNamespace(ns);
+        ResourceClient<T> scoped = (ns == null ? resources.inAnyNamespace() : resources.inNamespace(ns))
+                .withDecoding(decoding);
         String labels = canonicalLabels(options.labelSelector());
         String fields = canonicalFields(options.fieldSelector());
         UnaryOperator<HasMetadata> t = options.transform() != null ? options.transform() : transform;
@@ -281,6 +286,7 @@ public final class SharedInformerFactory {
         private Duration defaultResync = Duration.ZERO;
         private final Map<Class<?>, Duration> customResync = new HashMap<>();
         private UnaryOperator<HasMetadata> transform;
+        private Decoding decoding = Decoding.standard();
         private Clock clock = Clock.system();
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
@@ -325,6 +331,19 @@ public final class SharedInformerFactory {
         /** The transform of every informer without one of its own (see {@link Transforms}). */
         public Builder transform(UnaryOperator<HasMetadata> transform) {
             this.transform = Objects.requireNonNull(transform, "transform");
+            return this;
+        }
+
+        /**
+         * How every informer decodes what it lists and watches (default {@link Decoding#standard()}).
+         * {@link Decoding#compact()} keeps the cache in a fraction of the heap — strings stored once, equal parts
+         * shared between objects, immutable lists and empty maps (adding to one throws instead of silently
+         * corrupting the cache); {@code Decoding.compact().withoutManagedFields()} also skips managedFields while parsing, the
+         * same cache as {@link Transforms#stripManagedFields()} without paying to decode them. See
+         * docs/compact-cache.md.
+         */
+        public Builder decoding(Decoding decoding) {
+            this.decoding = Objects.requireNonNull(decoding, "decoding");
             return this;
         }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,6 +22,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.transport.RateLimiter;
 import java.time.Duration;
@@ -192,6 +194,23 @@ class SharedInformerFactoryIT {
         factory.start(); // starts the config maps; the pods informer is not started twice
         assertThat(factory.waitForCacheSync(WAIT)).hasSize(2).doesNotContainValue(false);
         assertThat(configMaps.indexer().listKeys()).contains("team-a/settings", "team-b/settings");
+    }
+
+    @Test
+    void theFactorysDecodingFillsTheCacheWithCompactObjectsWithoutManagedFields() {
+        factory = builder().decoding(Decoding.compact().withoutManagedFields()).build();
+        SharedIndexInformer<Pod> pods = factory.informerFor(Pod.class);
+        factory.start();
+        assertThat(factory.waitForCacheSync(WAIT)).doesNotContainValue(false);
+        Pod web = pods.lister().namespace("team-a").get("web").orElseThrow();
+        Pod fromServer = client.resources(Pod.class).inNamespace("team-a").get("web").orElseThrow();
+        assertThat(fromServer.getMetadata().getManagedFields()).isNotEmpty();
+        assertThat(web.getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(web.getMetadata().getLabels()).isEqualTo(fromServer.getMetadata().getLabels());
+        // compact objects refuse mutation instead of silently changing what every reader shares
+        assertThatThrownBy(() -> web.getSpec().getContainers().add(new Container()))
+                .isInstanceOf(UnsupportedOperationException.class);
+        fromServer.getSpec().getContainers().add(new Container()); // a plain client's objects stay ordinary
     }
 
     @Test

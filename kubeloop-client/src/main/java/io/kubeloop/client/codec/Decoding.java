@@ -15,7 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@link #compact()}: the same objects, in less heap — recurring strings stored once, empty maps and lists
  *       shared, lists immutable and exactly sized, equal parts (managedFields' {@code fieldsV1}, containers,
  *       volumes, tolerations, conditions ...) shared between objects. They serialize to the same JSON. They must
- *       not be mutated: their maps and lists throw {@code UnsupportedOperationException}, and a change to a
+ *       not be mutated: their lists and empty maps throw {@code UnsupportedOperationException} (non-empty maps stay ordinary maps, which keep their order), and a change to a
  *       shared part would show in other objects. Copy one (for example with fabric8's builders) before editing.</li>
  *   <li>{@link #withoutManagedFields()}: {@code metadata.managedFields} is skipped while parsing, never built: the
  *       same result as an informer transform that strips managedFields, without paying to decode them.</li>
