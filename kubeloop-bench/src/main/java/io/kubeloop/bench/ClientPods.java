@@ -23,16 +23,16 @@ import tools.jackson.databind.node.ObjectNode;
  * About 3.3 KB of JSON as sent, and 6.3 KB as the embedded server returns it (uid, creationTimestamp,
  * resourceVersion and about 3 KB of managedFields added, as kube-apiserver does).
  */
-final class ClientPods {
+public final class ClientPods {
 
-    static final String NAMESPACE = "bench";
+    public static final String NAMESPACE = "bench";
 
     private ClientPods() {
     }
 
     /** The JSON body to create pod number {@code i} (no uid, resourceVersion or timestamps: the server adds them). */
     // No ownerReferences: the embedded server's garbage collector deletes pods whose owner does not exist.
-    static String podJson(int i) {
+    public static String podJson(int i) {
         String name = "web-7c9d8f5b4-" + String.format("%05d", i);
         String ip = "10.244." + (i / 250) % 256 + "." + (i % 250 + 2);
         return """
@@ -73,7 +73,7 @@ final class ClientPods {
     }
 
     /** Creates {@code count} pods in {@link #NAMESPACE} over HTTP, 4 requests at a time. */
-    static void populate(EmbeddedApiServer server, int count) throws Exception {
+    public static void populate(EmbeddedApiServer server, int count) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> ns = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
                 .header("Content-Type", "application/json")
@@ -113,7 +113,7 @@ final class ClientPods {
      * resourceVersion each. {@code pods} are the items of a list from the embedded server, so each object is a
      * pod exactly as the server serves it.
      */
-    static byte[] watchStream(List<ObjectNode> pods, int events) {
+    public static byte[] watchStream(List<ObjectNode> pods, int events) {
         JsonMapper mapper = JsonMapper.builder().build();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(events * 6400);
         for (int i = 0; i < events; i++) {
@@ -131,7 +131,7 @@ final class ClientPods {
     }
 
     /** The items of a plain JSON list of pods from the server, as trees. */
-    static List<ObjectNode> listItems(EmbeddedApiServer server) throws Exception {
+    public static List<ObjectNode> listItems(EmbeddedApiServer server) throws Exception {
         HttpResponse<InputStream> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(server.url() + "/api/v1/namespaces/" + NAMESPACE + "/pods")).build(),
                 HttpResponse.BodyHandlers.ofInputStream());

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.bench.ClientPods;
 import io.kubeloop.client.codec.Decoding;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -124,7 +125,7 @@ public final class InformerBenchRunner {
             throws Exception {
         long[] micros = new long[to - from];
         int lost = 0;
-        URI pod = URI.create(url + "/api/v1/namespaces/" + BenchPods.NAMESPACE + "/pods/" + Deliveries.LATENCY_POD);
+        URI pod = URI.create(url + "/api/v1/namespaces/" + ClientPods.NAMESPACE + "/pods/" + Deliveries.LATENCY_POD);
         for (int i = from; i < to; i++) {
             long sent = System.nanoTime();
             HttpResponse<Void> r = http.send(HttpRequest.newBuilder(pod)

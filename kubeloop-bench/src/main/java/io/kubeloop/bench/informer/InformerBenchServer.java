@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.bench.ClientPods;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -38,10 +39,10 @@ public final class InformerBenchServer {
         String readyFile = arg(args, "--ready-file", null);
         try (EmbeddedApiServer api = EmbeddedApiServer.builder().historyLimit(100_000).start()) {
             long t0 = System.nanoTime();
-            BenchPods.populate(api, seeds);
-            List<ObjectNode> recorded = BenchPods.listItems(api);
+            ClientPods.populate(api, seeds);
+            List<ObjectNode> recorded = ClientPods.listItems(api);
             HttpClient http = HttpClient.newHttpClient();
-            LoadGenerator load = new LoadGenerator(http, api.url(), BenchPods.NAMESPACE, 200);
+            LoadGenerator load = new LoadGenerator(http, api.url(), ClientPods.NAMESPACE, 200);
             load.createObjects();
             ReplayData data = ReplayData.build(recorded, pods, events, args.length > 0
                     && java.util.Arrays.asList(args).contains("--unique-managed-fields"));

@@ -1,5 +1,6 @@
 package io.kubeloop.bench.informer;
 
+import io.kubeloop.bench.ClientPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.codec.Decoding;
@@ -51,8 +52,8 @@ public class InformerDecodeBenchmark {
         @Setup(Level.Trial)
         public void record() throws Exception {
             try (EmbeddedApiServer api = EmbeddedApiServer.builder().start()) {
-                BenchPods.populate(api, 500);
-                ReplayData data = ReplayData.build(BenchPods.listItems(api), PODS, PODS, false);
+                ClientPods.populate(api, 500);
+                ReplayData data = ReplayData.build(ClientPods.listItems(api), PODS, PODS, false);
                 list = data.listWithManagedFields;
                 events = data.burst;
             }
