@@ -56,7 +56,10 @@ public final class Decoding {
         this.mapper = builder.build();
     }
 
-    /** Ordinary mutable fabric8 objects, unknown fields kept in {@code additionalProperties}: the default. */
+    /**
+     * Ordinary mutable fabric8 objects, unknown fields kept in {@code additionalProperties}: the default, and the
+     * client's one mapper for everything else it reads and writes.
+     */
     public static Decoding standard() {
         return ALL[0];
     }

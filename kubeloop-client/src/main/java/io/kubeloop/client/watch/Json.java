@@ -1,5 +1,6 @@
 package io.kubeloop.client.watch;
 
+import io.kubeloop.client.codec.Decoding;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
@@ -10,12 +11,10 @@ import tools.jackson.databind.json.JsonMapper;
 final class Json {
 
     /**
-     * Unknown properties are ignored: a newer server may add fields, and fabric8's model classes keep them in
-     * {@code additionalProperties} anyway.
+     * The client's one mapper ({@link Decoding#standard()}): unknown properties are ignored, since a newer server
+     * may add fields and fabric8's model classes keep them in {@code additionalProperties} anyway.
      */
-    static final JsonMapper MAPPER = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    static final JsonMapper MAPPER = Decoding.standard().mapper();
 
     private Json() {}
 
