@@ -2,6 +2,7 @@ package io.kubeloop.informer.reflector;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -20,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * registered as a gauge so that its name comes out exactly as the seed articles tell SREs to watch it (Prometheus
  * appends {@code _total} to every counter; the informer's {@code cache_resync_count} is made the same way).
  *
- * <p>Meters are looked up once per tag set and kept: a handful of types and reasons.
+ * <p>Meters are looked up once per tag set and kept: a handful of types and reasons. {@link #close()} removes every
+ * one of them, so a program that creates and stops reflectors does not grow its registry.
  */
 final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
@@ -29,30 +31,31 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
     private final Counter items;
     private final Counter lists;
     private final Timer listDuration;
-    private final Gauge lastEvent;
     /** Wall-clock milliseconds of the last event; 0 before the first. */
     private final AtomicLong lastEventMillis = new AtomicLong();
     private final ConcurrentHashMap<String, Counter> events = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> relists = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> restarts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    /** Every meter registered here, for {@link #close()}. */
+    private final java.util.Queue<Meter> registered = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     MicrometerReflectorMetrics(String name, MeterRegistry registry) {
         this.registry = registry;
         this.tags = Tags.of("name", name);
-        this.items = Counter.builder("reflector.items")
+        this.items = track(Counter.builder("reflector.items")
                 .description("Objects received by the reflector, from lists and watch events")
-                .tags(tags).register(registry);
-        this.lists = Counter.builder("reflector.lists")
+                .tags(tags).register(registry));
+        this.lists = track(Counter.builder("reflector.lists")
                 .description("Lists (initial and relists) completed by the reflector")
-                .tags(tags).register(registry);
-        this.listDuration = Timer.builder("reflector.list.duration")
+                .tags(tags).register(registry));
+        this.listDuration = track(Timer.builder("reflector.list.duration")
                 .description("How long a reflector's list (all pages) took")
-                .tags(tags).register(registry);
-        this.lastEvent = Gauge.builder("reflector.last.event.timestamp", lastEventMillis, v -> v.get() / 1000.0)
+                .tags(tags).register(registry));
+        track(Gauge.builder("reflector.last.event.timestamp", lastEventMillis, v -> v.get() / 1000.0)
                 .description("Unix time of the last list or watch event the reflector received; "
                         + "now minus this is the age of the last event")
-                .baseUnit("seconds").tags(tags).strongReference(true).register(registry);
+                .baseUnit("seconds").tags(tags).strongReference(true).register(registry));
     }
 
     @Override
@@ -65,9 +68,9 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     @Override
     public void watchEvent(String type, long epochMillis) {
-        events.computeIfAbsent(type, t -> Counter.builder("reflector.watch.events")
+        events.computeIfAbsent(type, t -> track(Counter.builder("reflector.watch.events")
                 .description("Watch events received by the reflector, by type")
-                .tags(tags).tag("type", t).register(registry)).increment();
+                .tags(tags).tag("type", t).register(registry))).increment();
         if (!type.equals("BOOKMARK") && !type.equals("ERROR")) {
             items.increment();
         }
@@ -76,31 +79,38 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     @Override
     public void relist(String reason) {
-        relists.computeIfAbsent(reason, r -> Counter.builder("reflector.relists")
+        relists.computeIfAbsent(reason, r -> track(Counter.builder("reflector.relists")
                 .description("Relists by the reflector, by reason")
-                .tags(tags).tag("reason", r).register(registry)).increment();
+                .tags(tags).tag("reason", r).register(registry))).increment();
     }
 
     @Override
     public void watchRestart(String reason) {
-        restarts.computeIfAbsent(reason, r -> Counter.builder("reflector.watch.restarts")
+        restarts.computeIfAbsent(reason, r -> track(Counter.builder("reflector.watch.restarts")
                 .description("Watches the reflector opened again after one ended, by reason")
-                .tags(tags).tag("reason", r).register(registry)).increment();
+                .tags(tags).tag("reason", r).register(registry))).increment();
     }
 
     @Override
     public void apiFailure(String verb) {
         failures.computeIfAbsent(verb, v -> {
             AtomicLong count = new AtomicLong();
-            Gauge.builder("api_request_failures", count, AtomicLong::get)
+            track(Gauge.builder("api_request_failures", count, AtomicLong::get)
                     .description("Failed list and watch requests of the reflector, by verb (a count that only grows)")
-                    .tags(tags).tag("verb", v).strongReference(true).register(registry);
+                    .tags(tags).tag("verb", v).strongReference(true).register(registry));
             return count;
         }).incrementAndGet();
     }
 
+    private <M extends Meter> M track(M meter) {
+        registered.add(meter);
+        return meter;
+    }
+
     @Override
     public void close() {
-        registry.remove(lastEvent);
+        for (Meter meter; (meter = registered.poll()) != null; ) {
+            registry.remove(meter);
+        }
     }
 }

@@ -58,5 +58,7 @@ class ReflectorMetricsTest {
         }
         assertThat(registry.scrape()).as("the gauge goes with the reflector")
                 .doesNotContain("reflector_last_event_timestamp_seconds{");
+        assertThat(registry.getMeters()).as("every meter goes with the reflector: stopped reflectors leave none")
+                .isEmpty();
     }
 }
