@@ -240,11 +240,23 @@ public final class HttpTransport implements AutoCloseable {
         return v == null || v.isBlank() ? "dev" : v;
     }
 
-    /** Closes the connection pool; requests in flight fail. */
+    /**
+     * Closes the connection pool: requests in flight, open watches among them, fail at once. Not {@code
+     * HttpClient.close()}, which waits for every exchange to complete — a watch the server holds open would
+     * keep it waiting for minutes.
+     */
     @Override
     public void close() {
-        http.close();
+        http.shutdownNow();
+        try {
+            http.awaitTermination(CLOSE_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
+
+    /** How long {@link #close()} waits for the cancelled exchanges to release their connections. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
     @Override
     public String toString() {

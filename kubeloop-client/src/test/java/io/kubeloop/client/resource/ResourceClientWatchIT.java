@@ -252,6 +252,28 @@ class ResourceClientWatchIT {
     }
 
     @Test
+    void closingTheClientEndsItsOpenWatchesAndReturnsPromptly() throws Exception {
+        KubernetesClient closing = KubernetesClient.create(config());
+        ResourceClient<Pod> p = closing.resources(Pod.class);
+        Watch<Pod> watch = p.watch(WatchOptions.builder().resourceVersion(p.list().resourceVersion()).build());
+        pods.create(pod("seen", Map.of()));
+        assertThat(nextChange(watch).object().getMetadata().getName()).isEqualTo("seen");
+
+        // The watch is left open on purpose: closing the client must not wait for the server to end it.
+        CompletableFuture<Void> close = CompletableFuture.runAsync(closing::close);
+        close.get(10, TimeUnit.SECONDS);
+
+        await().atMost(WAIT).until(() -> {
+            try {
+                return watch.next(Duration.ofMillis(100)) == null && watch.isDone();
+            } catch (RuntimeException e) {
+                return watch.isDone();
+            }
+        });
+        watch.close();
+    }
+
+    @Test
     void theSetupIsRetriedOn503WithRetryAfterThroughTheTicker() throws Exception {
         RecordingTicker ticker = new RecordingTicker();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
