@@ -107,11 +107,6 @@ final class DescriptorCodec implements ProtobufCodec {
         return envelope(apiVersion, kind, message.toByteArray());
     }
 
-    /** An embedded body (a WatchEvent's object), encoded at some depth of an outer object. */
-    byte[] encode(JsonNode object, int depth) {
-        return encode(object);
-    }
-
     @Override
     public byte[] encodeWatchEvent(String type, JsonNode object) {
         if (!WATCH_EVENT_TYPES.contains(type)) {

@@ -193,7 +193,7 @@ final class JsonToProto {
                 }
             }
             case RAW_EXTENSION -> out.bytes(1, WATCH_EVENT_OBJECT.equals(field.getFullName())
-                    && codec.supports(value) ? codec.encode(value, depth) : jsonBytes(value));
+                    && codec.supports(value) ? codec.encode(value) : jsonBytes(value));
             case FIELDS_V1 -> out.bytes(1, jsonBytes(value));
             case STRING_LIST -> {
                 if (!value.isArray()) {

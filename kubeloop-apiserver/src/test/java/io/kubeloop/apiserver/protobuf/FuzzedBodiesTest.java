@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -33,7 +34,7 @@ class FuzzedBodiesTest {
         decodeOrFailCleanly(prefixed);
     }
 
-    @Property(tries = 1)
+    @Example
     void everyValidBodyTruncatedAtEveryOffsetDecodesOrFailsCleanly() {
         for (byte[] body : VALID) {
             for (int length = 0; length < body.length; length++) {
