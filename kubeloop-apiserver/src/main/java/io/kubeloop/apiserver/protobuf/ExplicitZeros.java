@@ -90,7 +90,13 @@ final class ExplicitZeros {
         pointer(CORE + "PersistentVolumeClaimSpec", "storageClassName", "volumeMode", "volumeAttributesClassName");
         pointer(CORE + "ClaimSource", "resourceClaimName", "resourceClaimTemplateName");
         pointer(CORE + "PodResourceClaimStatus", "resourceClaimName");
-        pointer(CORE + "VolumeMount", "recursiveReadOnly");
+        pointer(CORE + "PersistentVolumeClaimStatus", "currentVolumeAttributesClassName");
+        pointer(CORE + "TypedLocalObjectReference", "apiGroup");
+        pointer(CORE + "TypedObjectReference", "apiGroup", "namespace");
+        pointer(CORE + "PodDNSConfigOption", "value");
+        pointer(CORE + "PortStatus", "error");
+        pointer(CORE + "EndpointAddress", "nodeName");
+        pointer(CORE + "VolumeMount", "recursiveReadOnly", "mountPropagation");
         pointer(CORE + "VolumeMountStatus", "recursiveReadOnly");
         pointer(CORE + "NodeRuntimeHandlerFeatures", "recursiveReadOnlyMounts");
         pointer(CORE + "ServiceSpec", "allocateLoadBalancerNodePorts", "loadBalancerClass", "internalTrafficPolicy",
