@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -147,7 +148,7 @@ final class DescriptorCodec implements ProtobufCodec {
     /** The fields of a message in field-number order, the order Go writes them in. */
     static List<FieldDescriptor> fieldsInOrder(Descriptor type) {
         return FIELDS_IN_ORDER.computeIfAbsent(type,
-                t -> t.getFields().stream().sorted(JsonToProto.byNumber()).toList());
+                t -> t.getFields().stream().sorted(Comparator.comparingInt(FieldDescriptor::getNumber)).toList());
     }
 
     /** A name from the input, quoted, shortened and stripped of control characters, fit for an error message. */

@@ -7,7 +7,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -213,9 +212,5 @@ final class JsonToProto {
         } catch (JacksonException e) {
             throw new ProtobufException("the embedded JSON cannot be written (" + e.getClass().getSimpleName() + ")");
         }
-    }
-
-    static Comparator<FieldDescriptor> byNumber() {
-        return Comparator.comparingInt(FieldDescriptor::getNumber);
     }
 }

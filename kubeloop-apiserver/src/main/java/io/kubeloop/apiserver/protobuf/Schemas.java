@@ -71,14 +71,6 @@ final class Schemas {
         return Optional.ofNullable(type);
     }
 
-    /** Every supported apiVersion and kind, as "apiVersion kind" (DeleteOptions and WatchEvent under v1 only). */
-    List<String> kinds() {
-        List<String> kinds = new java.util.ArrayList<>();
-        byKey.keySet().forEach(key -> kinds.add(key.replace('\n', ' ')));
-        OPTIONS_KINDS.forEach(kind -> kinds.add("v1 " + kind));
-        return kinds;
-    }
-
     /** Every message type reachable from a supported kind. */
     Collection<Descriptor> reachable() {
         Map<String, Descriptor> seen = new LinkedHashMap<>();
