@@ -2,7 +2,9 @@ package io.kubeloop.apiserver.rbac;
 
 import io.kubeloop.apiserver.auth.UserInfo;
 import io.kubeloop.apiserver.protobuf.Envelope;
+import io.kubeloop.apiserver.protobuf.ProtobufCodec;
 import io.kubeloop.apiserver.protobuf.ProtobufException;
+import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
@@ -32,8 +34,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *   <li>authentication.k8s.io/v1 {@code SelfSubjectReview}: who am I? ({@code kubectl auth whoami})
  * </ul>
  *
- * <p>Bodies are JSON, YAML, or protobuf as client-go sends them; malformed bodies answer 400, never 500.
- * Replies are JSON, which clients asking for protobuf accept.
+ * <p>Bodies are JSON, YAML, or protobuf as client-go sends them (read by the server's {@link ProtobufCodec}, or,
+ * when client-java-proto is left out, by {@link ReviewProtobuf}, which knows just these four kinds, so that
+ * {@code kubectl auth can-i} works on every server); malformed bodies answer 400, never 500.
  */
 final class Reviews {
 
@@ -49,13 +52,16 @@ final class Reviews {
     private final JsonMapper json;
     private final Authorizer authorizer;
     private final RuleResolver ruleResolver;
-    private final ReviewProtobuf protobuf;
+    /** Null when client-java-proto is not on the class path; {@link #fallback} reads protobuf bodies then. */
+    private final ProtobufCodec codec;
+    private final ReviewProtobuf fallback;
 
     Reviews(JsonMapper json, Authorizer authorizer, RuleResolver ruleResolver) {
         this.json = json;
         this.authorizer = authorizer;
         this.ruleResolver = ruleResolver;
-        this.protobuf = new ReviewProtobuf(json);
+        this.codec = ProtobufSupport.codec(json).orElse(null);
+        this.fallback = new ReviewProtobuf(json);
     }
 
     static boolean serves(ResourceType type) {
@@ -138,6 +144,17 @@ final class Reviews {
     }
 
     private ObjectNode fromProtobuf(byte[] body, ResourceType type) {
+        if (codec != null) {
+            ObjectNode review;
+            try {
+                review = codec.decode(body);
+            } catch (ProtobufException e) {
+                throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
+                        + e.getMessage() + ")"));
+            }
+            requireType(review.path("apiVersion").asString(""), review.path("kind").asString(""), type);
+            return review;
+        }
         try {
             Envelope envelope = Envelope.decode(body);
             if (!envelope.contentEncoding().isEmpty()) {
@@ -145,10 +162,10 @@ final class Reviews {
                         + envelope.contentEncoding() + "\""));
             }
             requireType(envelope.apiVersion(), envelope.kind(), type);
-            return protobuf.decode(type.kind(), envelope.raw());
+            return fallback.decode(type.kind(), envelope.raw());
         } catch (ProtobufException e) {
-            throw new StatusException(Statuses.badRequest("the protobuf body of the " + type.kind()
-                    + " could not be decoded: " + e.getMessage()));
+            throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
+                    + e.getMessage() + ")"));
         }
     }
 
