@@ -123,6 +123,16 @@ public final class WireReader {
         return nested;
     }
 
+    /** Whether unread bytes remain in this message (for packed repeated fields, read with {@link #readPackedVarint}). */
+    boolean hasRemaining() {
+        return pos < limit;
+    }
+
+    /** One varint of a packed repeated field: a reader from {@link #readMessage()} over the field's bytes. */
+    long readPackedVarint() {
+        return readRawVarint("a packed value");
+    }
+
     /** Skips the current field's value, whatever its wire type. Groups (deprecated) are refused. */
     public void skip() {
         switch (wireType) {
