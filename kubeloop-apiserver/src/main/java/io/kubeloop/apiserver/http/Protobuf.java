@@ -3,6 +3,7 @@ package io.kubeloop.apiserver.http;
 import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.apiserver.protobuf.ProtobufCodec;
 import io.kubeloop.apiserver.protobuf.ProtobufException;
+import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.util.Optional;
@@ -23,7 +24,7 @@ final class Protobuf {
 
     static final String MEDIA_TYPE = ProtobufCodec.MEDIA_TYPE;
     /** The artifact whose generated classes the codec is built from; optional for users who only want JSON. */
-    static final String DEPENDENCY = "io.kubernetes:client-java-proto";
+    static final String DEPENDENCY = ProtobufSupport.ARTIFACT;
 
     private static final String UNKNOWN_FORMAT =
             "the body of the request was in an unknown format - accepted media types include: ";
