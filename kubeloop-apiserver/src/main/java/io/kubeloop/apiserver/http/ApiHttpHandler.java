@@ -48,7 +48,7 @@ public final class ApiHttpHandler implements HttpHandler {
         this.json = json;
         this.registry = registry;
         this.clock = clock;
-        Protobuf protobuf = new Protobuf(ProtobufSupport.codec(json)); // empty without client-java-proto
+        Protobuf protobuf = new Protobuf(() -> ProtobufSupport.codec(json)); // empty without client-java-proto
         this.responses = new Responses(json, protobuf);
         this.version = KubernetesVersion.SERVED;
         this.metrics = new ApiServerMetrics(registry, store);

@@ -7,6 +7,7 @@ import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.util.Optional;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -30,16 +31,37 @@ final class Protobuf {
             "the body of the request was in an unknown format - accepted media types include: ";
     private static final String NOT_ACCEPTABLE = "only the following media types are accepted: ";
 
-    /** Null when client-java-proto is not on the class path. */
-    private final ProtobufCodec codec;
+    private final Supplier<Optional<ProtobufCodec>> factory;
+    /**
+     * The codec, built on first use: building it loads every protobuf descriptor (about half a second in a fresh
+     * JVM), which a server that only ever sees JSON never pays. Empty when client-java-proto is not on the class
+     * path; null until first use.
+     */
+    private volatile Optional<ProtobufCodec> codec;
 
-    Protobuf(Optional<ProtobufCodec> codec) {
-        this.codec = codec.orElse(null);
+    Protobuf(Supplier<Optional<ProtobufCodec>> factory) {
+        this.factory = factory;
+    }
+
+    /** The codec, or null when this server has none. */
+    private ProtobufCodec codec() {
+        Optional<ProtobufCodec> c = codec;
+        if (c == null) {
+            synchronized (this) {
+                c = codec;
+                if (c == null) {
+                    c = factory.get();
+                    codec = c;
+                }
+            }
+        }
+        return c.orElse(null);
     }
 
     /** Whether bodies and answers of this kind can be protobuf on this server. */
     boolean supports(String apiVersion, String kind) {
-        return codec != null && codec.supports(apiVersion, kind);
+        ProtobufCodec c = codec();
+        return c != null && c.supports(apiVersion, kind);
     }
 
     /**
@@ -69,6 +91,7 @@ final class Protobuf {
      *     CRD, or the codec left out), 400 when the body is not a valid protobuf body
      */
     ObjectNode decode(byte[] body, String apiVersion, String kind) {
+        ProtobufCodec codec = codec();
         if (codec == null) {
             throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT
                     + "application/json, application/yaml (" + MEDIA_TYPE + " bodies need " + DEPENDENCY
@@ -95,18 +118,18 @@ final class Protobuf {
     /** The 406 for a request that accepts only protobuf at an endpoint that cannot answer in it. */
     Status notAcceptable() {
         return Statuses.failure(StatusReason.NotAcceptable, NOT_ACCEPTABLE + "application/json"
-                + (codec == null ? " (" + MEDIA_TYPE + " answers need " + DEPENDENCY + " on the server's class path)"
+                + (codec() == null ? " (" + MEDIA_TYPE + " answers need " + DEPENDENCY + " on the server's class path)"
                         : ""));
     }
 
     /** A whole protobuf body for a JSON object of a {@link #supports supported} kind. */
     byte[] encode(JsonNode object) {
-        return codec.encode(object);
+        return codec().encode(object);
     }
 
     /** One frame of a protobuf watch stream. */
     byte[] watchEvent(String type, JsonNode object) {
-        return codec.encodeWatchEvent(type, object);
+        return codec().encodeWatchEvent(type, object);
     }
 
     /** Whether {@code object} (with apiVersion and kind) can be answered in protobuf. */

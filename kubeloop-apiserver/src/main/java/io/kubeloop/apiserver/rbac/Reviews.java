@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -52,15 +53,17 @@ final class Reviews {
     private final JsonMapper json;
     private final Authorizer authorizer;
     private final RuleResolver ruleResolver;
-    /** Null when client-java-proto is not on the class path; {@link #fallback} reads protobuf bodies then. */
-    private final ProtobufCodec codec;
+    /**
+     * Built on the first protobuf body (building it loads every protobuf descriptor); empty when client-java-proto
+     * is not on the class path, and {@link #fallback} reads protobuf bodies then.
+     */
+    private volatile Optional<ProtobufCodec> codec;
     private final ReviewProtobuf fallback;
 
     Reviews(JsonMapper json, Authorizer authorizer, RuleResolver ruleResolver) {
         this.json = json;
         this.authorizer = authorizer;
         this.ruleResolver = ruleResolver;
-        this.codec = ProtobufSupport.codec(json).orElse(null);
         this.fallback = new ReviewProtobuf(json);
     }
 
@@ -144,7 +147,13 @@ final class Reviews {
     }
 
     private ObjectNode fromProtobuf(byte[] body, ResourceType type) {
-        if (codec != null) {
+        Optional<ProtobufCodec> c = codec;
+        if (c == null) {
+            c = ProtobufSupport.codec(json); // racing threads may build two; both are the same codec
+            codec = c;
+        }
+        if (c.isPresent()) {
+            ProtobufCodec codec = c.get();
             ObjectNode review;
             try {
                 review = codec.decode(body);
