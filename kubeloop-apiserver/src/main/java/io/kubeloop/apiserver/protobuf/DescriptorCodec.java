@@ -79,6 +79,10 @@ final class DescriptorCodec implements ProtobufCodec {
             }
             throw new ProtobufException("malformed protobuf " + what + " at " + decoder.path() + ": " + e.getMessage());
         }
+        FieldDescriptor items = type.findFieldByName("items");
+        if (envelope.kind().endsWith("List") && items != null && items.isRepeated() && !out.has("items")) {
+            out.putArray("items"); // protobuf cannot tell an empty list from a missing one; lists always have items
+        }
         return out;
     }
 

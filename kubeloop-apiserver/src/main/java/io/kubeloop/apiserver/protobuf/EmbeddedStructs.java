@@ -23,8 +23,7 @@ final class EmbeddedStructs {
             CORE + "ConfigMapVolumeSource.localObjectReference",
             CORE + "SecretEnvSource.localObjectReference",
             CORE + "SecretKeySelector.localObjectReference",
-            CORE + "SecretProjection.localObjectReference",
-            CORE + "PersistentVolumeSpec.persistentVolumeSource");
+            CORE + "SecretProjection.localObjectReference");
 
     private EmbeddedStructs() {}
 

@@ -39,9 +39,8 @@ final class ExplicitZeros {
         pointer(META + "Preconditions", "uid", "resourceVersion");
 
         pointer(APPS + "DeploymentSpec", "replicas", "revisionHistoryLimit", "progressDeadlineSeconds");
-        pointer(APPS + "DeploymentStatus", "collisionCount", "terminatingReplicas");
+        pointer(APPS + "DeploymentStatus", "collisionCount");
         pointer(APPS + "ReplicaSetSpec", "replicas");
-        pointer(APPS + "ReplicaSetStatus", "terminatingReplicas");
         pointer(APPS + "StatefulSetSpec", "replicas", "revisionHistoryLimit");
         pointer(APPS + "StatefulSetStatus", "collisionCount");
         pointer(APPS + "RollingUpdateStatefulSetStrategy", "partition");
@@ -52,7 +51,7 @@ final class ExplicitZeros {
                 "automountServiceAccountToken", "shareProcessNamespace", "priority", "enableServiceLinks",
                 "setHostnameAsFQDN", "hostUsers", "runtimeClassName", "preemptionPolicy");
         pointer(CORE + "PodSecurityContext", "runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup",
-                "fsGroupChangePolicy", "supplementalGroupsPolicy", "seLinuxChangePolicy");
+                "fsGroupChangePolicy");
         pointer(CORE + "SecurityContext", "privileged", "runAsUser", "runAsGroup", "runAsNonRoot",
                 "readOnlyRootFilesystem", "allowPrivilegeEscalation", "procMount");
         pointer(CORE + "WindowsSecurityContextOptions", "gmsaCredentialSpecName", "gmsaCredentialSpec",
@@ -61,7 +60,7 @@ final class ExplicitZeros {
         pointer(CORE + "AppArmorProfile", "localhostProfile");
         pointer(CORE + "Container", "restartPolicy");
         pointer(CORE + "EphemeralContainerCommon", "restartPolicy");
-        pointer(CORE + "ContainerStatus", "started", "stopSignal");
+        pointer(CORE + "ContainerStatus", "started");
         pointer(CORE + "Probe", "terminationGracePeriodSeconds");
         pointer(CORE + "GRPCAction", "service");
         pointer(CORE + "Toleration", "tolerationSeconds");
@@ -90,11 +89,10 @@ final class ExplicitZeros {
         pointer(CORE + "ISCSIVolumeSource", "initiatorName");
         pointer(CORE + "PersistentVolumeClaimSpec", "storageClassName", "volumeMode", "volumeAttributesClassName");
         pointer(CORE + "ClaimSource", "resourceClaimName", "resourceClaimTemplateName");
-        pointer(CORE + "PodResourceClaim", "resourceClaimName", "resourceClaimTemplateName");
         pointer(CORE + "PodResourceClaimStatus", "resourceClaimName");
         pointer(CORE + "VolumeMount", "recursiveReadOnly");
         pointer(CORE + "VolumeMountStatus", "recursiveReadOnly");
-        pointer(CORE + "NodeRuntimeHandlerFeatures", "recursiveReadOnlyMounts", "userNamespaces");
+        pointer(CORE + "NodeRuntimeHandlerFeatures", "recursiveReadOnlyMounts");
         pointer(CORE + "ServiceSpec", "allocateLoadBalancerNodePorts", "loadBalancerClass", "internalTrafficPolicy",
                 "ipFamilyPolicy", "trafficDistribution");
         pointer(CORE + "ServicePort", "appProtocol");
@@ -105,30 +103,106 @@ final class ExplicitZeros {
         pointer("k8s.io.api.coordination.v1.LeaseSpec", "holderIdentity", "leaseDurationSeconds", "leaseTransitions",
                 "strategy", "preferredHolder");
 
-        // ---- Go value fields without omitempty: always in JSON, zero included.
-        required(META + "WatchEvent", "type");
-        required(APPS + "ReplicaSetStatus", "replicas");
-        required(APPS + "StatefulSetStatus", "replicas", "availableReplicas");
-        required(APPS + "StatefulSetOrdinals", "start");
+        // ---- Go value fields without omitempty: always in JSON, zero included. These are the fields kube-openapi
+        // marks required (it does so exactly when the json tag has no omitempty and the field no +optional
+        // marker), listed once from the Kubernetes 1.32 OpenAPI schema (as client-java-api's models carry it),
+        // plus the few +optional fields without omitempty (StatefulSetStatus.availableReplicas,
+        // StatefulSetOrdinals.start, EventSeries.count).
+        required(APPS + "DaemonSetCondition", "type", "status");
         required(APPS + "DaemonSetStatus", "currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled",
                 "numberReady");
-        required("k8s.io.api.autoscaling.v1.ScaleStatus", "replicas");
+        required(APPS + "DeploymentCondition", "type", "status");
+        required(APPS + "ReplicaSetCondition", "type", "status");
+        required(APPS + "ReplicaSetStatus", "replicas");
+        required(APPS + "StatefulSetCondition", "type", "status");
+        required(APPS + "StatefulSetOrdinals", "start");
+        required(APPS + "StatefulSetStatus", "replicas", "availableReplicas");
         required("k8s.io.api.authorization.v1.SubjectAccessReviewStatus", "allowed");
         required("k8s.io.api.authorization.v1.SubjectRulesReviewStatus", "incomplete");
+        required("k8s.io.api.autoscaling.v1.ScaleStatus", "replicas");
+        required(CORE + "AWSElasticBlockStoreVolumeSource", "volumeID");
+        required(CORE + "AppArmorProfile", "type");
+        required(CORE + "AttachedVolume", "name", "devicePath");
+        required(CORE + "AzureDiskVolumeSource", "diskName", "diskURI");
+        required(CORE + "AzureFileVolumeSource", "secretName", "shareName");
+        required(CORE + "CSIVolumeSource", "driver");
+        required(CORE + "CinderVolumeSource", "volumeID");
+        required(CORE + "ClusterTrustBundleProjection", "path");
+        required(CORE + "ConfigMapKeySelector", "key");
+        required(CORE + "ConfigMapNodeConfigSource", "namespace", "name", "kubeletConfigKey");
+        required(CORE + "Container", "name");
         required(CORE + "ContainerPort", "containerPort");
-        required(CORE + "ServicePort", "port");
-        required(CORE + "EndpointPort", "port");
-        required(CORE + "PortStatus", "port");
-        required(CORE + "DaemonEndpoint", "Port");
-        required(CORE + "GRPCAction", "port");
-        required(CORE + "SleepAction", "seconds");
+        required(CORE + "ContainerResizePolicy", "resourceName", "restartPolicy");
         required(CORE + "ContainerStateTerminated", "exitCode");
-        required(CORE + "ContainerStatus", "ready", "restartCount");
-        required(CORE + "ISCSIVolumeSource", "lun");
+        required(CORE + "ContainerStatus", "name", "ready", "restartCount", "image", "imageID");
+        required(CORE + "DaemonEndpoint", "Port");
+        required(CORE + "DownwardAPIVolumeFile", "path");
+        required(CORE + "EndpointAddress", "ip");
+        required(CORE + "EndpointPort", "port");
+        required(CORE + "EnvVar", "name");
+        required(CORE + "EphemeralContainerCommon", "name");
+        required(CORE + "FlexVolumeSource", "driver");
+        required(CORE + "GCEPersistentDiskVolumeSource", "pdName");
+        required(CORE + "GRPCAction", "port");
+        required(CORE + "GitRepoVolumeSource", "repository");
+        required(CORE + "GlusterfsVolumeSource", "endpoints", "path");
+        required(CORE + "HTTPHeader", "name", "value");
+        required(CORE + "HostAlias", "ip");
+        required(CORE + "HostIP", "ip");
+        required(CORE + "HostPathVolumeSource", "path");
+        required(CORE + "ISCSIVolumeSource", "targetPortal", "iqn", "lun");
+        required(CORE + "KeyToPath", "key", "path");
+        required(CORE + "ModifyVolumeStatus", "status");
+        required(CORE + "NFSVolumeSource", "server", "path");
+        required(CORE + "NamespaceCondition", "type", "status");
+        required(CORE + "NodeAddress", "type", "address");
+        required(CORE + "NodeCondition", "type", "status");
+        required(CORE + "NodeSelectorRequirement", "key", "operator");
+        required(CORE + "NodeSystemInfo", "machineID", "systemUUID", "bootID", "kernelVersion", "osImage",
+                "containerRuntimeVersion", "kubeletVersion", "kubeProxyVersion", "operatingSystem", "architecture");
+        required(CORE + "ObjectFieldSelector", "fieldPath");
+        required(CORE + "PersistentVolumeClaimCondition", "type", "status");
+        required(CORE + "PersistentVolumeClaimVolumeSource", "claimName");
+        required(CORE + "PhotonPersistentDiskVolumeSource", "pdID");
+        required(CORE + "PodAffinityTerm", "topologyKey");
+        required(CORE + "PodCondition", "type", "status");
+        required(CORE + "PodIP", "ip");
+        required(CORE + "PodOS", "name");
+        required(CORE + "PodReadinessGate", "conditionType");
+        required(CORE + "PodResourceClaim", "name");
+        required(CORE + "PodResourceClaimStatus", "name");
+        required(CORE + "PodSchedulingGate", "name");
+        required(CORE + "PortStatus", "port", "protocol");
+        required(CORE + "PortworxVolumeSource", "volumeID");
         required(CORE + "PreferredSchedulingTerm", "weight");
+        required(CORE + "QuobyteVolumeSource", "registry", "volume");
+        required(CORE + "RBDVolumeSource", "image");
+        required(CORE + "ResourceClaim", "name");
+        required(CORE + "ResourceFieldSelector", "resource");
+        required(CORE + "ScaleIOVolumeSource", "gateway", "system");
+        required(CORE + "SeccompProfile", "type");
+        required(CORE + "SecretKeySelector", "key");
+        required(CORE + "ServiceAccountTokenProjection", "path");
+        required(CORE + "ServicePort", "port");
+        required(CORE + "SleepAction", "seconds");
+        required(CORE + "Sysctl", "name", "value");
+        required(CORE + "Taint", "key", "effect");
+        required(CORE + "TopologySpreadConstraint", "maxSkew", "topologyKey", "whenUnsatisfiable");
+        required(CORE + "TypedLocalObjectReference", "kind", "name");
+        required(CORE + "TypedObjectReference", "kind", "name");
+        required(CORE + "Volume", "name");
+        required(CORE + "VolumeDevice", "name", "devicePath");
+        required(CORE + "VolumeMount", "name", "mountPath");
+        required(CORE + "VolumeMountStatus", "name", "mountPath");
+        required(CORE + "VsphereVirtualDiskVolumeSource", "volumePath");
         required(CORE + "WeightedPodAffinityTerm", "weight");
-        required(CORE + "TopologySpreadConstraint", "maxSkew");
         required("k8s.io.api.events.v1.EventSeries", "count");
+        required("k8s.io.api.rbac.v1.RoleRef", "apiGroup", "kind", "name");
+        required("k8s.io.api.rbac.v1.Subject", "kind", "name");
+        required(META + "Condition", "type", "status", "reason", "message");
+        required(META + "LabelSelectorRequirement", "key", "operator");
+        required(META + "OwnerReference", "apiVersion", "kind", "name", "uid");
+        required(META + "WatchEvent", "type");
     }
 
     private ExplicitZeros() {}

@@ -22,8 +22,11 @@ class RoundTripTest {
     static final ProtobufCodec CODEC = ProtobufSupport.codec(JSON).orElseThrow();
 
     static Stream<String> objects() {
-        return Stream.of("deployment", "configmap", "secret", "namespace", "event-events-v1", "lease",
-                "selfsubjectaccessreview", "selfsubjectreview", "scale", "status", "deleteoptions");
+        return Stream.of("deployment", "replicaset", "statefulset", "daemonset", "pod", "node", "service",
+                "endpoints", "configmap", "secret", "serviceaccount", "namespace", "event", "event-events-v1",
+                "lease", "role", "clusterrole", "rolebinding", "clusterrolebinding", "selfsubjectaccessreview",
+                "subjectaccessreview", "selfsubjectrulesreview", "selfsubjectreview", "scale", "status",
+                "deleteoptions", "podlist", "deploymentlist", "leaselist");
     }
 
     @ParameterizedTest
