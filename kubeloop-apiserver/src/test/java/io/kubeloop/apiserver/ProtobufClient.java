@@ -175,6 +175,11 @@ final class ProtobufClient {
             return event;
         }
 
+        /** True if the stream ends within 10 s with no further event. */
+        boolean ended() throws InterruptedException {
+            return events.poll(10, TimeUnit.SECONDS) == END;
+        }
+
         @Override
         public void close() throws IOException {
             body.close();

@@ -66,6 +66,12 @@ class ProtobufIT extends EmbeddedServerTest {
         assertThat(scaled.code()).as("%s", scaled.body()).isEqualTo(200);
         assertThat(scaled.body().at("/spec/replicas").asInt()).isEqualTo(7);
         assertThat(api.get(DEPLOYMENTS + "/web").body().at("/spec/replicas").asInt()).isEqualTo(7);
+
+        // client-go encodes DeleteOptions in the version of the client that sends them: apps/v1 here
+        ProtobufClient.Reply dryRunDelete = protobuf.send("DELETE", DEPLOYMENTS + "/web",
+                encode("{\"apiVersion\":\"apps/v1\",\"kind\":\"DeleteOptions\",\"dryRun\":[\"All\"]}"));
+        assertThat(dryRunDelete.code()).as("%s", dryRunDelete.body()).isEqualTo(200);
+        assertThat(api.get(DEPLOYMENTS + "/web").code()).as("a dry run deletes nothing").isEqualTo(200);
     }
 
     @Test
@@ -171,6 +177,25 @@ class ProtobufIT extends EmbeddedServerTest {
             assertThat(error.at("/object/kind").asString()).isEqualTo("Status");
             assertThat(error.at("/object/code").asInt()).isEqualTo(410);
             assertThat(error.at("/object/reason").asString()).isEqualTo("Expired");
+        }
+    }
+
+    /** JSON bodies of built-in kinds are not checked against the schema, so a stored object may not fit protobuf. */
+    @Test
+    void anObjectThatDoesNotFitItsProtobufMessageIsAnErrorNotABrokenStream() throws Exception {
+        api.create(DEPLOYMENTS, "{\"metadata\":{\"name\":\"odd\"},\"spec\":{\"replicas\":\"three\"}}");
+        ProtobufClient.Reply get = protobuf.get(DEPLOYMENTS + "/odd");
+        assertThat(get.code()).isEqualTo(500);
+        assertThat(get.body().path("kind").asString()).isEqualTo("Status");
+        assertThat(api.get(DEPLOYMENTS + "/odd").body().at("/spec/replicas").asString()).as("JSON still serves it")
+                .isEqualTo("three");
+        try (ProtobufClient.FrameWatch watch = protobuf.watch(DEPLOYMENTS + "?watch=true&resourceVersion=0")) {
+            JsonNode error = watch.next();
+            assertThat(error.path("type").asString()).isEqualTo("ERROR");
+            assertThat(error.at("/object/code").asInt()).isEqualTo(500);
+            assertThat(error.at("/object/message").asString())
+                    .startsWith("Internal error occurred: the object cannot be encoded as protobuf: ");
+            assertThat(watch.ended()).as("the watch ends after its ERROR").isTrue();
         }
     }
 

@@ -11,6 +11,7 @@ import io.kubeloop.apiserver.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.PatchSchema;
 import io.kubeloop.apiserver.protobuf.ProtobufCodec;
+import io.kubeloop.apiserver.protobuf.ProtobufException;
 import io.kubeloop.apiserver.storage.ListResult;
 import io.kubeloop.apiserver.storage.StorageException;
 import io.kubeloop.apiserver.storage.StorageKey;
@@ -502,8 +503,8 @@ final class ResourceEndpoints {
                 ObjectNode object = event.type() == StoreEvent.Type.ERROR ? event.object() : served(type, event.object());
                 writeEvent(out, frames, event.type().name(), view.apply(object));
             }
-        } catch (IOException clientGone) {
-            // The client closed the stream; the watch ends with this request.
+        } catch (IOException clientGoneOrUnencodable) {
+            // The client closed the stream, or an event could not be encoded; the watch ends with this request.
         }
     }
 
@@ -521,10 +522,23 @@ final class ResourceEndpoints {
         writeEvent(out, frames, "BOOKMARK", view.apply(object));
     }
 
-    /** One watch event, flushed: a JSON line, or a protobuf frame when {@code frames}. */
+    /**
+     * One watch event, flushed: a JSON line, or a protobuf frame when {@code frames}. A stored object that does not
+     * fit its protobuf message (JSON bodies of built-in kinds are not checked against the schema) ends the watch
+     * with an ERROR event saying so.
+     */
     private void writeEvent(OutputStream out, boolean frames, String eventType, ObjectNode object) throws IOException {
         if (frames) {
-            out.write(protobuf.watchEvent(eventType, object));
+            byte[] frame;
+            try {
+                frame = protobuf.watchEvent(eventType, object);
+            } catch (ProtobufException e) {
+                out.write(protobuf.watchEvent("ERROR", json.valueToTree(Statuses.failure(StatusReason.InternalError,
+                        "Internal error occurred: the object cannot be encoded as protobuf: " + e.getMessage()))));
+                out.flush();
+                throw new UnencodableEvent();
+            }
+            out.write(frame);
         } else {
             ObjectNode line = json.createObjectNode();
             line.put("type", eventType);
@@ -980,6 +994,13 @@ final class ResourceEndpoints {
     private static ApiException methodNotAllowed() {
         return new ApiException(Statuses.failure(StatusReason.MethodNotAllowed,
                 "the server does not allow this method on the requested resource"));
+    }
+
+    /** Ends a protobuf watch after the ERROR event for an object it could not encode. */
+    private static final class UnencodableEvent extends IOException {
+        UnencodableEvent() {
+            super(null, null);
+        }
     }
 
     /** Carries a dry-run update's result out of {@code guaranteedUpdate} without storing it. */
