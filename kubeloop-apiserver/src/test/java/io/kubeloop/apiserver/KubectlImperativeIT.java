@@ -148,6 +148,32 @@ class KubectlImperativeIT extends KubectlTest {
     }
 
     @Test
+    void moreGeneratorsAndAServerSideDryRun() throws Exception {
+        JsonNode svc = createsWhatItsDryRunPrints("service/svc", "service/svc created",
+                "create", "service", "clusterip", "svc", "--tcp=80:8080");
+        assertThat(svc.at("/spec/ports/0/targetPort").asInt()).isEqualTo(8080);
+        createsWhatItsDryRunPrints("serviceaccount/robot", "serviceaccount/robot created",
+                "create", "serviceaccount", "robot");
+        JsonNode pull = createsWhatItsDryRunPrints("secret/pull", "secret/pull created", "create", "secret",
+                "docker-registry", "pull", "--docker-server=registry.example.com", "--docker-username=u",
+                "--docker-password=p");
+        assertThat(pull.at("/type").asString()).isEqualTo("kubernetes.io/dockerconfigjson");
+        createsWhatItsDryRunPrints("clusterrole/reader", "clusterrole.rbac.authorization.k8s.io/reader created",
+                "create", "clusterrole", "reader", "--verb=get,list", "--resource=pods,deployments.apps");
+        createsWhatItsDryRunPrints("clusterrolebinding/readers",
+                "clusterrolebinding.rbac.authorization.k8s.io/readers created",
+                "create", "clusterrolebinding", "readers", "--clusterrole=reader", "--group=devs");
+
+        JsonNode preview = json(kubectl.run("create", "deployment", "preview", "--image=nginx", "--replicas=0",
+                "--dry-run=server", "-o", "json").ok().out());
+        assertThat(preview.at("/metadata/uid").asString()).as("the server completed it").isNotEmpty();
+        assertThat(preview.at("/spec/replicas").asInt()).isZero();
+        Kubectl.Result notStored = kubectl.run("get", "deployment", "preview");
+        assertThat(notStored.exit()).isEqualTo(1);
+        assertThat(notStored.err()).contains("NotFound");
+    }
+
+    @Test
     void rolesBindingsAndAuth() throws Exception {
         assertThat(kubectl.run("auth", "can-i", "get", "pods").ok().out().strip()).isEqualTo("yes");
         Kubectl.Result bobBefore = kubectl.run("auth", "can-i", "get", "pods", "--as=bob");
