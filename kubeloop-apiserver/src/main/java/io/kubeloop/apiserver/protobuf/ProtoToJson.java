@@ -320,7 +320,8 @@ final class ProtoToJson {
             return object;
         }
         try {
-            return json.readTree(raw);
+            JsonNode tree = json.readTree(raw);
+            return tree.isNull() || tree.isMissingNode() ? null : tree; // null: as if absent
         } catch (JacksonException e) {
             throw new ProtobufException("the embedded raw JSON is malformed (" + e.getClass().getSimpleName() + ")");
         }
