@@ -115,11 +115,18 @@ final class Protobuf {
                 + "application/yaml" + (supports(apiVersion, kind) ? ", " + MEDIA_TYPE : ""));
     }
 
-    /** The 406 for a request that accepts only protobuf at an endpoint that cannot answer in it. */
-    Status notAcceptable() {
-        return Statuses.failure(StatusReason.NotAcceptable, NOT_ACCEPTABLE + "application/json"
-                + (codec() == null ? " (" + MEDIA_TYPE + " answers need " + DEPENDENCY + " on the server's class path)"
-                        : ""));
+    /**
+     * Whether a request that accepts only protobuf is refused 406 at an endpoint answering {@code apiVersion}/
+     * {@code kind}: when this server speaks protobuf but not for that kind (custom resources, CRDs). A server
+     * without the codec answers JSON as it always did (client-go decodes answers by their Content-Type).
+     */
+    boolean refusesProtobufOnly(String apiVersion, String kind) {
+        return codec() != null && !supports(apiVersion, kind);
+    }
+
+    /** The 406 for a request that accepts only protobuf at an endpoint that {@link #refusesProtobufOnly refuses} it. */
+    static Status notAcceptable() {
+        return Statuses.failure(StatusReason.NotAcceptable, NOT_ACCEPTABLE + "application/json");
     }
 
     /** A whole protobuf body for a JSON object of a {@link #supports supported} kind. */

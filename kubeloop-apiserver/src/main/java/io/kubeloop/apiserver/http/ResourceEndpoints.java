@@ -139,9 +139,9 @@ final class ResourceEndpoints {
         if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus()) && !(sub.equals("scale") && type.hasScale())) {
             throw new ApiException(Statuses.routeNotFound());
         }
-        if (Responses.wantsProtobuf(exchange) && !protobuf.supports(answerApiVersion(info, type),
-                answerKind(info, type))) {
-            throw new ApiException(protobuf.notAcceptable()); // custom resources, CRDs, or no codec
+        if (Responses.wantsProtobuf(exchange)
+                && protobuf.refusesProtobufOnly(answerApiVersion(info, type), answerKind(info, type))) {
+            throw new ApiException(Protobuf.notAcceptable()); // custom resources and CRDs
         }
         boolean watch = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
         if (info.isCollection()) {
