@@ -170,6 +170,15 @@ class ProtobufIT extends EmbeddedServerTest {
             api.delete(CONFIGMAPS + "/b");
             assertThat(watch.next().path("type").asString()).isEqualTo("DELETED");
         }
+        try (ProtobufClient.FrameWatch streamingList = protobuf.watch(CONFIGMAPS + "?watch=true&sendInitialEvents=true"
+                + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")) {
+            JsonNode initial = streamingList.next();
+            assertThat(initial.path("type").asString()).isEqualTo("ADDED");
+            assertThat(initial.at("/object/metadata/name").asString()).isEqualTo("a");
+            JsonNode end = streamingList.next();
+            assertThat(end.path("type").asString()).isEqualTo("BOOKMARK");
+            assertThat(end.at("/object/metadata/annotations/k8s.io~1initial-events-end").asString()).isEqualTo("true");
+        }
         server.compact();
         try (ProtobufClient.FrameWatch expired = protobuf.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + rv)) {
             JsonNode error = expired.next();
