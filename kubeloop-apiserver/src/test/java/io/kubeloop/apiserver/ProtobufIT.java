@@ -150,6 +150,10 @@ class ProtobufIT extends EmbeddedServerTest {
         ProtobufClient.Reply scale = protobuf.get(DEPLOYMENTS + "/none/scale");
         assertThat(scale.code()).isEqualTo(404);
         assertThat(scale.isProtobuf()).isTrue();
+        ProtobufClient.Reply noRoute = protobuf.get("/api/v1/namespaces/default/nothings");
+        assertThat(noRoute.code()).isEqualTo(404);
+        assertThat(noRoute.isProtobuf()).as("a Status from the router too").isTrue();
+        assertThat(noRoute.body().path("reason").asString()).isEqualTo("NotFound");
     }
 
     @Test
