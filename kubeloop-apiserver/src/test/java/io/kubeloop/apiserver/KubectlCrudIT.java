@@ -52,7 +52,6 @@ class KubectlCrudIT extends KubectlTest {
 
     @Test
     void namespacesConfigMapsAndAllNamespaces() throws Exception {
-        // (kubectl create namespace/configmap send protobuf bodies, which the server does not read yet.)
         kubectl.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team\"}}",
                 "create", "-f", "-").ok();
         kubectl.runWithInput("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cfg\"},"

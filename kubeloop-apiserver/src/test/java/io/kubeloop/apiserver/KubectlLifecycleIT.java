@@ -18,10 +18,8 @@ class KubectlLifecycleIT extends KubectlTest {
         return Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50));
     }
 
-    /** {@code kubectl create namespace} sends protobuf, which this server does not read: apply YAML instead. */
     private void createNamespace(String name) throws Exception {
-        kubectl.runWithInput("apiVersion: v1\nkind: Namespace\nmetadata: {name: " + name + "}\n", "apply", "-f", "-")
-                .ok();
+        kubectl.run("create", "namespace", name).ok(); // a protobuf body
     }
 
     private boolean gone(String path) {

@@ -22,7 +22,6 @@ class KubectlRbacIT extends KubectlTest {
         assertThat(alice.exit()).as(alice.err()).isEqualTo(1);
         assertThat(alice.out().strip()).isEqualTo("no");
 
-        // kubectl create role / rolebinding send protobuf bodies, which only the review kinds accept so far
         kubectl.runWithInput("""
                 apiVersion: rbac.authorization.k8s.io/v1
                 kind: Role

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The real kubectl under TLS and RBAC with real users, not {@code --as}: alice logs in with a client certificate
  * the server minted (CN alice, O devs), bob with a bearer token (group qa), and the admin with the server's own
- * kubeconfig, which applies the RBAC objects ({@code kubectl create role} sends protobuf, so YAML is applied).
+ * kubeconfig, which applies the RBAC objects.
  */
 class KubectlSecureClusterIT {
 

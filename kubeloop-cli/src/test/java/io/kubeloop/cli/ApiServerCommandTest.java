@@ -2,6 +2,7 @@ package io.kubeloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
 
 class ApiServerCommandTest {
 
@@ -38,6 +40,27 @@ class ApiServerCommandTest {
         server.stop();
         assertThat(server.isAlive()).isFalse();
         assertThat(server.exit()).isZero();
+    }
+
+    /** kubectl's imperative commands send protobuf: the command's class path has the optional codec. */
+    @Test
+    void readsProtobufBodiesAsKubectlsImperativeCommandsSendThem() throws Exception {
+        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(30), "--port", "0",
+                "--kubeconfig-out", dir.resolve("kubeconfig").toString());
+        try {
+            JsonMapper json = JsonMapper.builder().build();
+            byte[] body = ProtobufSupport.codec(json).orElseThrow().encode(json.readTree(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"dev\"}}"));
+            HttpResponse<String> created = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
+                            .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            assertThat(created.body()).contains("\"name\":\"dev\"");
+        } finally {
+            server.stop();
+        }
     }
 
     @Test

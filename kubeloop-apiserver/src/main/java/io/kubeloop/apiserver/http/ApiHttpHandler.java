@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.kubeloop.apiserver.auth.Authentication;
 import io.kubeloop.apiserver.fault.FaultInjector;
+import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
@@ -47,10 +48,12 @@ public final class ApiHttpHandler implements HttpHandler {
         this.json = json;
         this.registry = registry;
         this.clock = clock;
-        this.responses = new Responses(json);
+        Protobuf protobuf = new Protobuf(() -> ProtobufSupport.codec(json)); // empty without client-java-proto
+        this.responses = new Responses(json, protobuf);
         this.version = KubernetesVersion.SERVED;
         this.metrics = new ApiServerMetrics(registry, store);
-        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle);
+        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle,
+                protobuf);
     }
 
     private volatile FaultInjector faults;
@@ -277,7 +280,7 @@ public final class ApiHttpHandler implements HttpHandler {
                 return;
             }
             AccessControl.Reply reply = access.review(exchange, type, body);
-            responses.json(exchange, reply.code(), reply.body());
+            responses.object(exchange, reply.code(), reply.body());
             return;
         }
         resources.handle(exchange, info, type);

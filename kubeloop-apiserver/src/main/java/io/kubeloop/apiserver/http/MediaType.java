@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * One media range of an Accept or Content-Type header, such as
  * {@code application/json;as=Table;v=v1;g=meta.k8s.io}: the type and its parameters. Parameter order does
- * not matter, as in kube-apiserver's negotiation.
+ * not matter, as in kube-apiserver's negotiation; {@code q} is the range's quality (a range with {@code q=0}
+ * is one the client refuses).
  */
 record MediaType(String type, Map<String, String> parameters) {
 
@@ -44,6 +45,33 @@ record MediaType(String type, Map<String, String> parameters) {
 
     String param(String name) {
         return parameters.get(name);
+    }
+
+    /** The quality {@code q} of an Accept range: 1 when absent, 0 for a value that is not a number in [0, 1]. */
+    double quality() {
+        String q = param("q");
+        if (q == null) {
+            return 1;
+        }
+        try {
+            double value = Double.parseDouble(q);
+            return value >= 0 && value <= 1 ? value : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Whether the client takes answers of this range at all ({@code q} above 0). */
+    boolean acceptable() {
+        return quality() > 0;
+    }
+
+    /**
+     * Whether this range allows a JSON answer in some form: {@code application/json} with any parameters
+     * (plain or {@code as=Table}), or a wildcard.
+     */
+    boolean allowsJson() {
+        return type.equals("application/json") || type.equals("application/*") || type.equals("*/*");
     }
 
     /** Whether this range accepts plain JSON: {@code application/json} without {@code as=}, or a wildcard. */

@@ -10,6 +10,8 @@ import io.kubeloop.apiserver.lifecycle.LifecycleException;
 import io.kubeloop.apiserver.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.patch.ManagedFields;
 import io.kubeloop.apiserver.patch.PatchSchema;
+import io.kubeloop.apiserver.protobuf.ProtobufCodec;
+import io.kubeloop.apiserver.protobuf.ProtobufException;
 import io.kubeloop.apiserver.storage.ListResult;
 import io.kubeloop.apiserver.storage.StorageException;
 import io.kubeloop.apiserver.storage.StorageKey;
@@ -69,17 +71,19 @@ final class ResourceEndpoints {
     /** Custom resources (null: none are served); set once before the server starts. */
     private volatile CustomResources crds;
     private final ObjectLifecycle lifecycle;
+    private final Protobuf protobuf;
 
     ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry,
-            ApiServerMetrics metrics, Duration bookmarkInterval, ObjectLifecycle lifecycle) {
+            ApiServerMetrics metrics, Duration bookmarkInterval, ObjectLifecycle lifecycle, Protobuf protobuf) {
         this.lifecycle = lifecycle;
+        this.protobuf = protobuf;
         this.metrics = metrics;
         this.bookmarkInterval = bookmarkInterval;
         this.json = json;
         this.store = store;
         this.clock = clock;
         this.registry = registry;
-        this.responses = new Responses(json);
+        this.responses = new Responses(json, protobuf);
         this.tables = new TableView(json, clock, type -> crds == null ? null : crds.printerColumns(type));
     }
 
@@ -99,7 +103,7 @@ final class ResourceEndpoints {
         } catch (ApiException e) {
             responses.status(exchange, e.status());
         } catch (StorageException e) {
-            responses.json(exchange, e.code(), e.toStatus());
+            responses.object(exchange, e.code(), e.toStatus());
         } catch (RejectedException e) {
             responses.status(exchange, e.status());
         } catch (LifecycleException e) {
@@ -135,6 +139,10 @@ final class ResourceEndpoints {
         if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus()) && !(sub.equals("scale") && type.hasScale())) {
             throw new ApiException(Statuses.routeNotFound());
         }
+        if (Responses.wantsProtobuf(exchange)
+                && protobuf.refusesProtobufOnly(answerApiVersion(info, type), answerKind(info, type))) {
+            throw new ApiException(Protobuf.notAcceptable()); // custom resources and CRDs
+        }
         boolean watch = info.legacyWatch() || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
         if (info.isCollection()) {
             switch (method) {
@@ -156,10 +164,10 @@ final class ResourceEndpoints {
                 if (watch) {
                     watch(exchange, info, type, query, info.name());
                 } else if (sub.equals("scale")) {
-                    responses.json(exchange, 200, tables.object(exchange, query, type,
+                    responses.object(exchange, 200, tables.object(exchange, query, type,
                             Scale.of(json, type, store.get(key(info, type)), scalePaths(type))));
                 } else {
-                    responses.json(exchange, 200, tables.object(exchange, query, type,
+                    responses.object(exchange, 200, tables.object(exchange, query, type,
                             served(type, store.get(key(info, type)))));
                 }
             }
@@ -258,7 +266,7 @@ final class ResourceEndpoints {
         }
         ArrayNode items = list.putArray("items");
         result.items().forEach(item -> items.add(served(type, item))); // the printers only read them
-        responses.json(exchange, 200, tables.list(exchange, q, type, list));
+        responses.object(exchange, 200, tables.list(exchange, q, type, list));
     }
 
     /**
@@ -268,6 +276,10 @@ final class ResourceEndpoints {
      */
     private void streamList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
             throws IOException {
+        if (Responses.wantsProtobuf(exchange)) {
+            protobufList(exchange, type, result, continueToken);
+            return;
+        }
         exchange.getResponseHeaders().set("Content-Type", Responses.JSON);
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         if (exchange.getRequestMethod().equals("HEAD")) {
@@ -306,6 +318,38 @@ final class ResourceEndpoints {
             gen.writeEndArray();
             gen.writeEndObject();
         }
+    }
+
+    /**
+     * A list in protobuf: built as one tree whose items are the store's objects themselves (not copies), then
+     * encoded whole, since a protobuf message is length-prefixed and cannot be streamed item by item.
+     */
+    private void protobufList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
+            throws IOException {
+        ObjectNode list = json.createObjectNode();
+        list.put("kind", type.listKind());
+        list.put("apiVersion", type.gvk().apiVersion());
+        ObjectNode meta = list.putObject("metadata");
+        meta.put("resourceVersion", Long.toString(result.revision()));
+        if (continueToken != null) {
+            meta.put("continue", continueToken);
+            if (result.remainingCount() >= 0) {
+                meta.put("remainingItemCount", result.remainingCount());
+            }
+        }
+        ArrayNode items = list.putArray("items");
+        result.items().forEach(items::add);
+        responses.object(exchange, 200, list);
+    }
+
+    /** The apiVersion of what a request to {@code info} answers: autoscaling/v1 for {@code /scale}. */
+    private static String answerApiVersion(RequestInfo info, ResourceType type) {
+        return info.subresource().equals("scale") ? "autoscaling/v1" : type.gvk().apiVersion();
+    }
+
+    /** The kind of what a request to {@code info} answers (lists and Status aside): Scale for {@code /scale}. */
+    private static String answerKind(RequestInfo info, ResourceType type) {
+        return info.subresource().equals("scale") ? "Scale" : type.kind();
     }
 
     private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
@@ -400,11 +444,15 @@ final class ResourceEndpoints {
         return false;
     }
 
-    /** Writes events as chunked JSON, one compact event per line, flushed per event. */
+    /**
+     * Writes events chunked and flushed per event: as JSON, one compact event per line, or, when the client accepts
+     * only protobuf, as protobuf watch frames ({@code application/vnd.kubernetes.protobuf;stream=watch}).
+     */
     private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
             boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view, long startBookmark)
             throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        boolean frames = Responses.wantsProtobuf(exchange);
+        exchange.getResponseHeaders().set("Content-Type", frames ? ProtobufCodec.WATCH_MEDIA_TYPE : "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
         long deadline = clock.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
@@ -414,7 +462,7 @@ final class ResourceEndpoints {
         try (OutputStream out = injector == null ? exchange.getResponseBody() : injector.watchBody(exchange)) {
             out.flush();
             if (startBookmark > 0) {
-                writeBookmark(out, type, startBookmark, false, view);
+                writeBookmark(out, frames, type, startBookmark, false, view);
             }
             while (true) {
                 long now = clock.nanoTime();
@@ -426,7 +474,7 @@ final class ResourceEndpoints {
                     // Periodic bookmarks tell the client how far it is synced, and find dead connections.
                     OptionalLong safe = watch.bookmarkRevision();
                     if (safe.isPresent()) {
-                        writeBookmark(out, type, safe.getAsLong(), false, view);
+                        writeBookmark(out, frames, type, safe.getAsLong(), false, view);
                     }
                     nextBookmark = now + interval;
                 }
@@ -447,26 +495,21 @@ final class ResourceEndpoints {
                 if (event.type() == StoreEvent.Type.BOOKMARK) {
                     // The store marks the end of a listAndWatch's initial state with a bookmark.
                     if (bookmarks) {
-                        writeBookmark(out, type, event.revision(), initialEventsEndBookmark, view);
+                        writeBookmark(out, frames, type, event.revision(), initialEventsEndBookmark, view);
                     }
                     continue;
                 }
-                ObjectNode line = json.createObjectNode();
-                line.put("type", event.type().name());
-                line.set("object", view.apply(served(type, event.object())));
-                out.write(json.writeValueAsBytes(line));
-                out.write('\n');
-                out.flush();
+                // An ERROR's object is a core v1 Status, never re-versioned as the watched kind.
+                ObjectNode object = event.type() == StoreEvent.Type.ERROR ? event.object() : served(type, event.object());
+                writeEvent(out, frames, event.type().name(), view.apply(object));
             }
-        } catch (IOException clientGone) {
-            // The client closed the stream; the watch ends with this request.
+        } catch (IOException clientGoneOrUnencodable) {
+            // The client closed the stream, or an event could not be encoded; the watch ends with this request.
         }
     }
 
-    private void writeBookmark(OutputStream out, ResourceType type, long revision, boolean initialEventsEnd,
-            UnaryOperator<ObjectNode> view) throws IOException {
-        ObjectNode line = json.createObjectNode();
-        line.put("type", "BOOKMARK");
+    private void writeBookmark(OutputStream out, boolean frames, ResourceType type, long revision,
+            boolean initialEventsEnd, UnaryOperator<ObjectNode> view) throws IOException {
         ObjectNode object = json.createObjectNode();
         object.put("kind", type.kind());
         object.put("apiVersion", type.gvk().apiVersion());
@@ -476,9 +519,33 @@ final class ResourceEndpoints {
         if (initialEventsEnd) {
             meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
         }
-        line.set("object", view.apply(object));
-        out.write(json.writeValueAsBytes(line));
-        out.write('\n');
+        writeEvent(out, frames, "BOOKMARK", view.apply(object));
+    }
+
+    /**
+     * One watch event, flushed: a JSON line, or a protobuf frame when {@code frames}. A stored object that does not
+     * fit its protobuf message (JSON bodies of built-in kinds are not checked against the schema) ends the watch
+     * with an ERROR event saying so.
+     */
+    private void writeEvent(OutputStream out, boolean frames, String eventType, ObjectNode object) throws IOException {
+        if (frames) {
+            byte[] frame;
+            try {
+                frame = protobuf.watchEvent(eventType, object);
+            } catch (ProtobufException e) {
+                out.write(protobuf.watchEvent("ERROR", json.valueToTree(Statuses.failure(StatusReason.InternalError,
+                        "Internal error occurred: the object cannot be encoded as protobuf: " + e.getMessage()))));
+                out.flush();
+                throw new UnencodableEvent();
+            }
+            out.write(frame);
+        } else {
+            ObjectNode line = json.createObjectNode();
+            line.put("type", eventType);
+            line.set("object", object);
+            out.write(json.writeValueAsBytes(line));
+            out.write('\n');
+        }
         out.flush();
     }
 
@@ -505,10 +572,10 @@ final class ResourceEndpoints {
             if (exists(key)) {
                 throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
             }
-            responses.json(exchange, 201, object);
+            responses.object(exchange, 201, object);
             return;
         }
-        responses.json(exchange, 201, written(type, store.create(key, object)));
+        responses.object(exchange, 201, written(type, store.create(key, object)));
     }
 
     private void update(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
@@ -522,7 +589,7 @@ final class ResourceEndpoints {
         requireSameNamespace(type, info, object);
         boolean statusOnly = info.subresource().equals("status");
         String manager = fieldManager(exchange, q, "UpdateOptions");
-        responses.json(exchange, 200, conditionalUpdate(info, type, q, manager, current -> new Desired(object,
+        responses.object(exchange, 200, conditionalUpdate(info, type, q, manager, current -> new Desired(object,
                 ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
     }
 
@@ -585,10 +652,10 @@ final class ResourceEndpoints {
             }
             lifecycle.admitCreate(type, info.namespace(), created);
             admit(type, null, created, "", q);
-            responses.json(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
+            responses.object(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
             return;
         }
-        responses.json(exchange, 200, conditionalUpdate(info, type, q,
+        responses.object(exchange, 200, conditionalUpdate(info, type, q,
                 patchType == Patches.APPLY_PATCH ? null : manager, current -> {
             ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
             return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
@@ -598,7 +665,7 @@ final class ResourceEndpoints {
     /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */
     private void scale(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             Patches patchType) throws IOException {
-        JsonNode input = parse(readBody(exchange));
+        JsonNode input = patchType == null ? readObject(exchange, "autoscaling/v1", "Scale") : parse(readBody(exchange));
         String manager = fieldManager(exchange, q, patchType == null ? "UpdateOptions" : "PatchOptions");
         ObjectNode stored = conditionalUpdate(info, type, q, manager, current -> {
             JsonNode desired = patchType == null ? input : patchType.apply(type,
@@ -606,22 +673,38 @@ final class ResourceEndpoints {
             return new Desired(desired, ObjectRules.prepareUpdate(type, current, Scale.withReplicas(current,
                     Scale.replicas(type, info.name(), desired), scalePaths(type)), false));
         });
-        responses.json(exchange, 200, Scale.of(json, type, stored, scalePaths(type)));
+        responses.object(exchange, 200, Scale.of(json, type, stored, scalePaths(type)));
     }
 
     private void delete(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
             throws IOException {
-        DeleteOptions options = deleteOptions(exchange, q);
+        DeleteOptions options = deleteOptions(exchange, type, q);
         if (crds != null && !options.dryRun()) {
             crds.deleting(type, info.name(), options.preconditions());
         }
-        responses.json(exchange, 200, served(type, lifecycle.delete(type, key(info, type), options)));
+        responses.object(exchange, 200, served(type, lifecycle.delete(type, key(info, type), options)));
     }
 
-    /** The DeleteOptions of a DELETE, from its body (if any) and its query parameters. */
-    private DeleteOptions deleteOptions(HttpExchange exchange, Map<String, String> q) throws IOException {
+    /**
+     * The DeleteOptions of a DELETE, from its body (if any: JSON, or protobuf as Go typed clients send it) and its
+     * query parameters. A protobuf body's apiVersion may be any group version, as client-go encodes DeleteOptions
+     * in the version of the client that sends it.
+     */
+    private DeleteOptions deleteOptions(HttpExchange exchange, ResourceType type, Map<String, String> q)
+            throws IOException {
         byte[] body = readBody(exchange);
-        return DeleteOptions.parse(body.length > 0 ? parse(body) : null, q);
+        if (body.length == 0) {
+            return DeleteOptions.parse(null, q);
+        }
+        String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+        if (contentType == null || !MediaType.parse(contentType).type().equals(Protobuf.MEDIA_TYPE)) {
+            return DeleteOptions.parse(parse(body), q);
+        }
+        ObjectNode options = protobuf.decode(body, type.gvk().apiVersion(), type.kind());
+        if (!options.path("kind").asString("").equals("DeleteOptions")) {
+            throw new ApiException(Statuses.badRequest("decoded object cannot be converted to DeleteOptions"));
+        }
+        return DeleteOptions.parse(options, q);
     }
 
     private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type,
@@ -630,7 +713,7 @@ final class ResourceEndpoints {
             throw methodNotAllowed();
         }
         Predicate<ObjectNode> filter = filter(type, q);
-        DeleteOptions options = deleteOptions(exchange, q);
+        DeleteOptions options = deleteOptions(exchange, type, q);
         ListResult result = store.list(type.group(), type.plural(), namespaceFilter(info, type), 0, filter, 0, null);
         ObjectNode list = json.createObjectNode();
         list.put("kind", type.listKind());
@@ -654,7 +737,7 @@ final class ResourceEndpoints {
             }
         }
         meta.put("resourceVersion", Long.toString(revision));
-        responses.json(exchange, 200, list);
+        responses.object(exchange, 200, list);
     }
 
     // ---- helpers
@@ -784,29 +867,35 @@ final class ResourceEndpoints {
     }
 
     private ObjectNode readObject(HttpExchange exchange, ResourceType type) throws IOException {
+        return readObject(exchange, type.gvk().apiVersion(), type.kind());
+    }
+
+    /**
+     * The object of a create or update body, or the Scale of a {@code /scale} PUT, as JSON: the body is JSON (also
+     * when Content-Type is absent, as kubectl's {@code scale --current-replicas} sends it), YAML or protobuf.
+     * Whatever the encoding, the same checks follow: an object whose apiVersion and kind, when set, are
+     * {@code apiVersion} and {@code kind}.
+     */
+    private ObjectNode readObject(HttpExchange exchange, String apiVersion, String kind) throws IOException {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
-        boolean yamlBody = false;
-        if (contentType != null && !contentType.isBlank()) {
-            String mt = MediaType.parse(contentType).type();
-            yamlBody = mt.equals("application/yaml");
-            if (!mt.equals("application/json") && !mt.equals("*/*") && !yamlBody) {
-                throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType,
-                        "the body of the request was in an unknown format - accepted media types include: "
-                                + "application/json, application/yaml"));
-            }
-        }
-        byte[] body = readBody(exchange);
-        JsonNode node = yamlBody ? parseYaml(body) : parse(body);
+        String mediaType = contentType == null || contentType.isBlank() ? "application/json"
+                : MediaType.parse(contentType).type();
+        JsonNode node = switch (mediaType) {
+            case "application/json", "*/*" -> parse(readBody(exchange));
+            case "application/yaml" -> parseYaml(readBody(exchange));
+            case Protobuf.MEDIA_TYPE -> protobuf.decode(readBody(exchange), apiVersion, kind);
+            default -> throw new ApiException(protobuf.unknownFormat(apiVersion, kind));
+        };
         if (!node.isObject()) {
             throw new ApiException(Statuses.badRequest("the body of the request must be a JSON object"));
         }
         ObjectNode object = (ObjectNode) node;
-        String apiVersion = object.path("apiVersion").asString("");
-        String kind = object.path("kind").asString("");
-        if ((!apiVersion.isEmpty() && !apiVersion.equals(type.gvk().apiVersion()))
-                || (!kind.isEmpty() && !kind.equals(type.kind()))) {
-            throw new ApiException(Statuses.badRequest("the API version in the data (" + apiVersion + ") does not "
-                    + "match the expected API version (" + type.gvk().apiVersion() + ")"));
+        String sentApiVersion = object.path("apiVersion").asString("");
+        String sentKind = object.path("kind").asString("");
+        if ((!sentApiVersion.isEmpty() && !sentApiVersion.equals(apiVersion))
+                || (!sentKind.isEmpty() && !sentKind.equals(kind))) {
+            throw new ApiException(Statuses.badRequest("the API version in the data (" + sentApiVersion + ") does not "
+                    + "match the expected API version (" + apiVersion + ")"));
         }
         return object;
     }
@@ -905,6 +994,13 @@ final class ResourceEndpoints {
     private static ApiException methodNotAllowed() {
         return new ApiException(Statuses.failure(StatusReason.MethodNotAllowed,
                 "the server does not allow this method on the requested resource"));
+    }
+
+    /** Ends a protobuf watch after the ERROR event for an object it could not encode. */
+    private static final class UnencodableEvent extends IOException {
+        UnencodableEvent() {
+            super(null, null);
+        }
     }
 
     /** Carries a dry-run update's result out of {@code guaranteedUpdate} without storing it. */

@@ -8,28 +8,57 @@ import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Writes complete (non-streaming) responses with kube-apiserver's headers. */
+/**
+ * Writes complete (non-streaming) responses with kube-apiserver's headers.
+ *
+ * <p>Resource answers ({@link #object}, {@link #status}) are negotiated: protobuf when the request's Accept allows
+ * only protobuf and the answer's kind has a protobuf form ({@link Protobuf}), JSON otherwise. Discovery, OpenAPI
+ * and the other documents ({@link #json}) are always JSON.
+ */
 final class Responses {
 
     static final String JSON = "application/json";
 
     private final JsonMapper json;
+    private final Protobuf protobuf;
 
-    Responses(JsonMapper json) {
+    Responses(JsonMapper json, Protobuf protobuf) {
         this.json = json;
+        this.protobuf = protobuf;
     }
 
     void json(HttpExchange exchange, int code, JsonNode body) throws IOException {
         json(exchange, code, body, JSON);
     }
 
+    /** An object, list or review of a resource endpoint: protobuf if the client accepts only that, else JSON. */
+    void object(HttpExchange exchange, int code, JsonNode body) throws IOException {
+        if (wantsProtobuf(exchange) && protobuf.supports(body)) {
+            bytes(exchange, code, protobuf.encode(body), Protobuf.MEDIA_TYPE);
+        } else {
+            json(exchange, code, body, JSON);
+        }
+    }
+
+    /** Whether the request's Accept allows only protobuf answers. */
+    static boolean wantsProtobuf(HttpExchange exchange) {
+        return Protobuf.acceptsOnlyProtobuf(exchange.getRequestHeaders().getFirst("Accept"));
+    }
+
     void json(HttpExchange exchange, int code, JsonNode body, String contentType) throws IOException {
         bytes(exchange, code, json.writeValueAsBytes(body), contentType);
     }
 
-    /** A Status object as the body, with its code as the HTTP status. */
+    /**
+     * A Status object as the body, with its code as the HTTP status; negotiated as {@link #object}, except that a
+     * 406 NotAcceptable is always JSON (it says the client's Accept cannot be served).
+     */
     void status(HttpExchange exchange, Status status) throws IOException {
-        bytes(exchange, status.getCode(), json.writeValueAsBytes(status), JSON);
+        if (status.getCode() != null && status.getCode() != 406 && wantsProtobuf(exchange)) {
+            object(exchange, status.getCode(), json.valueToTree(status));
+        } else {
+            bytes(exchange, status.getCode(), json.writeValueAsBytes(status), JSON);
+        }
     }
 
     /** A pre-serialized body; {@code cacheControl} null means kube-apiserver's default (no caching). */

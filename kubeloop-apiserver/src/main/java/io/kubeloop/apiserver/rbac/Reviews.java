@@ -2,7 +2,9 @@ package io.kubeloop.apiserver.rbac;
 
 import io.kubeloop.apiserver.auth.UserInfo;
 import io.kubeloop.apiserver.protobuf.Envelope;
+import io.kubeloop.apiserver.protobuf.ProtobufCodec;
 import io.kubeloop.apiserver.protobuf.ProtobufException;
+import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -32,8 +35,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *   <li>authentication.k8s.io/v1 {@code SelfSubjectReview}: who am I? ({@code kubectl auth whoami})
  * </ul>
  *
- * <p>Bodies are JSON, YAML, or protobuf as client-go sends them; malformed bodies answer 400, never 500.
- * Replies are JSON, which clients asking for protobuf accept.
+ * <p>Bodies are JSON, YAML, or protobuf as client-go sends them (read by the server's {@link ProtobufCodec}, or,
+ * when client-java-proto is left out, by {@link ReviewProtobuf}, which knows just these four kinds, so that
+ * {@code kubectl auth can-i} works on every server); malformed bodies answer 400, never 500.
  */
 final class Reviews {
 
@@ -49,13 +53,18 @@ final class Reviews {
     private final JsonMapper json;
     private final Authorizer authorizer;
     private final RuleResolver ruleResolver;
-    private final ReviewProtobuf protobuf;
+    /**
+     * Built on the first protobuf body (building it loads every protobuf descriptor); empty when client-java-proto
+     * is not on the class path, and {@link #fallback} reads protobuf bodies then.
+     */
+    private volatile Optional<ProtobufCodec> codec;
+    private final ReviewProtobuf fallback;
 
     Reviews(JsonMapper json, Authorizer authorizer, RuleResolver ruleResolver) {
         this.json = json;
         this.authorizer = authorizer;
         this.ruleResolver = ruleResolver;
-        this.protobuf = new ReviewProtobuf(json);
+        this.fallback = new ReviewProtobuf(json);
     }
 
     static boolean serves(ResourceType type) {
@@ -138,6 +147,23 @@ final class Reviews {
     }
 
     private ObjectNode fromProtobuf(byte[] body, ResourceType type) {
+        Optional<ProtobufCodec> c = codec;
+        if (c == null) {
+            c = ProtobufSupport.codec(json); // racing threads may build two; both are the same codec
+            codec = c;
+        }
+        if (c.isPresent()) {
+            ProtobufCodec codec = c.get();
+            ObjectNode review;
+            try {
+                review = codec.decode(body);
+            } catch (ProtobufException e) {
+                throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
+                        + e.getMessage() + ")"));
+            }
+            requireType(review.path("apiVersion").asString(""), review.path("kind").asString(""), type);
+            return review;
+        }
         try {
             Envelope envelope = Envelope.decode(body);
             if (!envelope.contentEncoding().isEmpty()) {
@@ -145,10 +171,10 @@ final class Reviews {
                         + envelope.contentEncoding() + "\""));
             }
             requireType(envelope.apiVersion(), envelope.kind(), type);
-            return protobuf.decode(type.kind(), envelope.raw());
+            return fallback.decode(type.kind(), envelope.raw());
         } catch (ProtobufException e) {
-            throw new StatusException(Statuses.badRequest("the protobuf body of the " + type.kind()
-                    + " could not be decoded: " + e.getMessage()));
+            throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
+                    + e.getMessage() + ")"));
         }
     }
 
