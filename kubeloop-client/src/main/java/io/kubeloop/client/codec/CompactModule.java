@@ -31,7 +31,8 @@ import tools.jackson.databind.module.SimpleModule;
  *       replaced by one shared immutable empty map; empty maps and lists by {@code Map.of()}/{@code List.of()};
  *       lists by immutable copies of their exact size;</li>
  *   <li>instances of {@link #SHARED} value classes (containers, volumes, tolerations, ...) are shared between
- *       objects when equal: pods of one template carry the same ones;</li>
+ *       objects when they are written exactly alike ({@link ExactParts}): pods of one template carry the same
+ *       ones;</li>
  *   <li>managedFields' {@code FieldsV1} trees are kept as their JSON text and shared when equal
  *       ({@link CompactFieldsV1}).</li>
  * </ul>
@@ -75,7 +76,7 @@ final class CompactModule {
     private CompactModule() {
     }
 
-    static SimpleModule create(InternTable<String> strings, InternTable<Object> values,
+    static SimpleModule create(InternTable<String> strings, ExactParts values,
             InternTable<CompactFieldsV1.Tree> trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
         module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
@@ -169,10 +170,10 @@ final class CompactModule {
         private final MethodHandle get;
         private final MethodHandle set;
         private final MethodHandle[][] lists;
-        private final InternTable<Object> values;
+        private final ExactParts values;
 
         CompactBean(ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set, MethodHandle[][] lists,
-                InternTable<Object> values) {
+                ExactParts values) {
             super(delegate);
             this.get = get;
             this.set = set;
@@ -212,7 +213,7 @@ final class CompactModule {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
-            return values == null ? bean : values.intern(bean);
+            return values == null ? bean : values.share(bean);
         }
 
         /**

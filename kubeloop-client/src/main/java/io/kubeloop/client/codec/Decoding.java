@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <ul>
  *   <li>{@link #compact()}: the same objects, in less heap — recurring strings stored once, empty maps and lists
- *       shared, lists immutable and exactly sized, equal parts (managedFields' {@code fieldsV1}, containers,
+ *       shared, lists immutable and exactly sized, identical parts (managedFields' {@code fieldsV1}, containers,
  *       volumes, tolerations, conditions ...) shared between objects. They serialize to the same JSON. They must
  *       not be mutated: their lists and empty maps throw {@code UnsupportedOperationException} (non-empty maps stay ordinary maps, which keep their order), and a change to a
  *       shared part would show in other objects. Copy one (for example with fabric8's builders) before editing.</li>
@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Decoding {
 
     private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
-    private static final InternTable<Object> VALUES = new InternTable<>(1 << 14);
+    private static final ExactParts VALUES = new ExactParts(1 << 14);
     private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 12);
     /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
     private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),

@@ -94,6 +94,30 @@ class DecodingTest {
         assertThat(a.getSpec().getNodeName()).isNotEqualTo(b.getSpec().getNodeName());
     }
 
+    /**
+     * fabric8's equality is looser than the JSON: quantities compare by value ("1000m" equals "1", "1Gi" equals
+     * "1073741824") and maps ignore their order. Parts that are equal that way but written differently must not be
+     * shared, or an object would come back written as another object's part.
+     */
+    @Test
+    void partsThatAreEqualButWrittenDifferentlyAreNotShared() throws Exception {
+        String[][] variants = {
+            {"\"cpu\":\"1\"", "\"cpu\":\"1000m\""},
+            {"\"memory\":\"1Gi\"", "\"memory\":\"1073741824\""},
+            {"\"cpu\":\"1\",\"memory\":\"1Gi\"", "\"memory\":\"1Gi\",\"cpu\":\"1\""}};
+        for (String[] pair : variants) {
+            String first = pod(1).replace("\"cpu\":\"250m\",\"memory\":\"256Mi\"", pair[0]);
+            String second = pod(2).replace("\"cpu\":\"250m\",\"memory\":\"256Mi\"", pair[1]);
+            for (String json : List.of(first, second, first, second)) {
+                Pod decoded = Decoding.compact().mapper().readValue(json, Pod.class);
+                assertThat(PLAIN.readTree(PLAIN.writeValueAsString(decoded)))
+                        .as(pair[0] + " / " + pair[1]).isEqualTo(PLAIN.readTree(json.replace("\"volumes\":[],", "")));
+                assertThat(PLAIN.writeValueAsString(decoded.getSpec().getContainers().get(0).getResources()))
+                        .contains(json == first ? pair[0] : pair[1]);
+            }
+        }
+    }
+
     @Test
     void compactObjectsRefuseMutationOfTheirCollections() throws Exception {
         Pod pod = Decoding.compact().mapper().readValue(pod(3), Pod.class);
