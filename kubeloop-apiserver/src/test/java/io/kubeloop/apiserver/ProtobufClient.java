@@ -16,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +42,9 @@ final class ProtobufClient {
      * An answer: its code, Content-Type and body, decoded from whichever encoding it came in.
      *
      * @param body the decoded body; null when it was empty
+     * @param warnings the answer's {@code Warning} headers
      */
-    record Reply(int code, String contentType, JsonNode body) {
+    record Reply(int code, String contentType, JsonNode body, List<String> warnings) {
         boolean isProtobuf() {
             return contentType.equals(PROTOBUF);
         }
@@ -77,7 +79,7 @@ final class ProtobufClient {
             byte[] bytes = r.body();
             JsonNode decoded = bytes.length == 0 ? null
                     : type.equals(PROTOBUF) ? CODEC.decode(bytes) : ApiClient.JSON.readTree(bytes);
-            return new Reply(r.statusCode(), type, decoded);
+            return new Reply(r.statusCode(), type, decoded, r.headers().allValues("Warning"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

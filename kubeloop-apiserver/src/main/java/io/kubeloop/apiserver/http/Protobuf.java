@@ -1,11 +1,14 @@
 package io.kubeloop.apiserver.http;
 
+import com.sun.net.httpserver.Headers;
 import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.apiserver.protobuf.ProtobufCodec;
 import io.kubeloop.apiserver.protobuf.ProtobufException;
 import io.kubeloop.apiserver.protobuf.ProtobufSupport;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
@@ -87,10 +90,13 @@ final class Protobuf {
      * The JSON form of a protobuf request body sent to an endpoint that reads {@code apiVersion}/{@code kind}; the
      * caller then checks it exactly as it checks a JSON body.
      *
+     * <p>Fields the codec's schemas do not know (added to Kubernetes after them) are dropped, and each becomes a
+     * {@code Warning} header on the answer, which kubectl prints, so that nothing is lost silently.
+     *
      * @throws ApiException 415 when this server cannot read protobuf bodies of that kind (a custom resource, a
      *     CRD, or the codec left out), 400 when the body is not a valid protobuf body
      */
-    ObjectNode decode(byte[] body, String apiVersion, String kind) {
+    ObjectNode decode(byte[] body, String apiVersion, String kind, Headers answer) {
         ProtobufCodec codec = codec();
         if (codec == null) {
             throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT
@@ -102,12 +108,25 @@ final class Protobuf {
                     + "application/json, application/yaml"));
         }
         try {
-            return codec.decode(body);
+            List<String> dropped = new ArrayList<>();
+            ObjectNode object = codec.decode(body, dropped::add);
+            for (int i = 0; i < dropped.size() && i < MAX_WARNINGS; i++) {
+                answer.add("Warning", "299 - \"unknown field \\\"" + dropped.get(i) + "\\\" in the protobuf body: "
+                        + "this server's schemas predate it, so it was dropped (send the object as JSON to keep it)\"");
+            }
+            if (dropped.size() > MAX_WARNINGS) {
+                answer.add("Warning", "299 - \"" + (dropped.size() - MAX_WARNINGS) + " more unknown fields in the "
+                        + "protobuf body were dropped\"");
+            }
+            return object;
         } catch (ProtobufException e) {
             throw new ApiException(Statuses.badRequest("the object provided is unrecognized (" + e.getMessage()
                     + ")"));
         }
     }
+
+    /** At most this many unknown-field warnings per answer (then one that counts the rest). */
+    private static final int MAX_WARNINGS = 10;
 
     /** The 415 for a Content-Type no reader knows, listing what an endpoint of this kind accepts. */
     Status unknownFormat(String apiVersion, String kind) {

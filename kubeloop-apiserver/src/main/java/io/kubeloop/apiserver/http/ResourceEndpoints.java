@@ -700,7 +700,8 @@ final class ResourceEndpoints {
         if (contentType == null || !MediaType.parse(contentType).type().equals(Protobuf.MEDIA_TYPE)) {
             return DeleteOptions.parse(parse(body), q);
         }
-        ObjectNode options = protobuf.decode(body, type.gvk().apiVersion(), type.kind());
+        ObjectNode options = protobuf.decode(body, type.gvk().apiVersion(), type.kind(),
+                exchange.getResponseHeaders());
         if (!options.path("kind").asString("").equals("DeleteOptions")) {
             throw new ApiException(Statuses.badRequest("decoded object cannot be converted to DeleteOptions"));
         }
@@ -883,7 +884,8 @@ final class ResourceEndpoints {
         JsonNode node = switch (mediaType) {
             case "application/json", "*/*" -> parse(readBody(exchange));
             case "application/yaml" -> parseYaml(readBody(exchange));
-            case Protobuf.MEDIA_TYPE -> protobuf.decode(readBody(exchange), apiVersion, kind);
+            case Protobuf.MEDIA_TYPE -> protobuf.decode(readBody(exchange), apiVersion, kind,
+                    exchange.getResponseHeaders());
             default -> throw new ApiException(protobuf.unknownFormat(apiVersion, kind));
         };
         if (!node.isObject()) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,8 +48,8 @@ final class DescriptorCodec implements ProtobufCodec {
     }
 
     @Override
-    public ObjectNode decode(byte[] body) {
-        ProtoToJson decoder = new ProtoToJson(this, json);
+    public ObjectNode decode(byte[] body, Consumer<String> dropped) {
+        ProtoToJson decoder = new ProtoToJson(this, json, dropped);
         return decode(body, decoder);
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Consumer;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,8 +50,12 @@ final class ProtoToJson {
     private final List<String> path = new ArrayList<>();
     private int depth;
 
-    ProtoToJson(DescriptorCodec codec, JsonMapper json) {
+    /** Told the path of every field the schema does not know (it is skipped). */
+    private final Consumer<String> dropped;
+
+    ProtoToJson(DescriptorCodec codec, JsonMapper json, Consumer<String> dropped) {
         this.codec = codec;
+        this.dropped = dropped;
         this.json = json;
         this.nodes = json.getNodeFactory();
     }
@@ -68,6 +73,7 @@ final class ProtoToJson {
         while (in.next()) {
             FieldDescriptor field = type.findFieldByNumber(in.fieldNumber());
             if (field == null) {
+                dropped.accept((path.isEmpty() ? "" : path() + ".") + "<field " + in.fieldNumber() + ">");
                 in.skip();
                 continue;
             }

@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.protobuf;
 
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,7 +35,19 @@ public interface ProtobufCodec {
      * @throws ProtobufException if the body is malformed or truncated, its kind is not {@link #supports supported},
      *     or its content encoding is not the identity
      */
-    ObjectNode decode(byte[] body);
+    default ObjectNode decode(byte[] body) {
+        return decode(body, field -> { });
+    }
+
+    /**
+     * Like {@link #decode(byte[])}, and tells {@code dropped} about every field of the body that this codec's schemas
+     * do not know, which is left out of the result: its JSON path with the unknown field's number, such as
+     * {@code spec.<field 40>}. (The schemas are those of one Kubernetes version; a newer client may send fields
+     * added since.)
+     *
+     * @throws ProtobufException as {@link #decode(byte[])} does
+     */
+    ObjectNode decode(byte[] body, Consumer<String> dropped);
 
     /**
      * Encodes a JSON object of a supported kind ({@code apiVersion} and {@code kind} set) as a whole body, envelope
