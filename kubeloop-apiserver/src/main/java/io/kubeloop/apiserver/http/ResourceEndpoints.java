@@ -253,18 +253,8 @@ final class ResourceEndpoints {
             streamList(exchange, type, result, continueToken);
             return;
         }
-        ObjectNode list = json.createObjectNode();
-        list.put("kind", type.listKind());
-        list.put("apiVersion", type.gvk().apiVersion());
-        ObjectNode meta = list.putObject("metadata");
-        meta.put("resourceVersion", Long.toString(result.revision()));
-        if (continueToken != null) {
-            meta.put("continue", continueToken);
-            if (result.remainingCount() >= 0) {
-                meta.put("remainingItemCount", result.remainingCount());
-            }
-        }
-        ArrayNode items = list.putArray("items");
+        ObjectNode list = listTree(type, result, continueToken);
+        ArrayNode items = (ArrayNode) list.get("items");
         result.items().forEach(item -> items.add(served(type, item))); // the printers only read them
         responses.object(exchange, 200, tables.list(exchange, q, type, list));
     }
@@ -320,12 +310,8 @@ final class ResourceEndpoints {
         }
     }
 
-    /**
-     * A list in protobuf: built as one tree whose items are the store's objects themselves (not copies), then
-     * encoded whole, since a protobuf message is length-prefixed and cannot be streamed item by item.
-     */
-    private void protobufList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
-            throws IOException {
+    /** A list's kind, apiVersion and metadata (resourceVersion, continue, remainingItemCount), with no items yet. */
+    private ObjectNode listTree(ResourceType type, ListResult result, String continueToken) {
         ObjectNode list = json.createObjectNode();
         list.put("kind", type.listKind());
         list.put("apiVersion", type.gvk().apiVersion());
@@ -337,7 +323,18 @@ final class ResourceEndpoints {
                 meta.put("remainingItemCount", result.remainingCount());
             }
         }
-        ArrayNode items = list.putArray("items");
+        list.putArray("items");
+        return list;
+    }
+
+    /**
+     * A list in protobuf: built as one tree whose items are the store's objects themselves (not copies), then
+     * encoded whole, since a protobuf message is length-prefixed and cannot be streamed item by item.
+     */
+    private void protobufList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
+            throws IOException {
+        ObjectNode list = listTree(type, result, continueToken);
+        ArrayNode items = (ArrayNode) list.get("items");
         result.items().forEach(items::add);
         responses.object(exchange, 200, list);
     }
