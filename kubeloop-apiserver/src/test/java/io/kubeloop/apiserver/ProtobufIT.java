@@ -4,6 +4,9 @@ import static io.kubeloop.apiserver.ProtobufClient.PROTOBUF;
 import static io.kubeloop.apiserver.ProtobufClient.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.apiserver.protobuf.Envelope;
+import io.kubeloop.apiserver.protobuf.ProtoWriter;
+import io.kubeloop.apiserver.protobuf.WireReader;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,8 +85,6 @@ class ProtobufIT extends EmbeddedServerTest {
     void fieldsTheSchemasDoNotKnowAreDroppedWithAWarning() {
         byte[] body = encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"newer\"},"
                 + "\"data\":{\"k\":\"v\"}}");
-        // The envelope ends with its raw field (the ConfigMap): append field 99 (varint 1) to the ConfigMap and
-        // field 77 (string "x") to its metadata, fixing up the lengths.
         byte[] withUnknown = withUnknownFields(body);
         ProtobufClient.Reply created = protobuf.send("POST", CONFIGMAPS, withUnknown);
         assertThat(created.code()).as("%s", created.body()).isEqualTo(201);
@@ -99,70 +100,26 @@ class ProtobufIT extends EmbeddedServerTest {
     }
 
     /**
-     * {@code body} (k8s\0, then Unknown{typeMeta = 1, raw = 2}) with unknown fields added: 77 inside the object's
-     * metadata (field 1) and 99 at the object's top level.
+     * {@code body} with unknown fields added: 77 inside the object's metadata (field 1) and 99 at the object's top
+     * level. (A ConfigMap's fields are all length-delimited: metadata = 1, data = 2.)
      */
     private static byte[] withUnknownFields(byte[] body) {
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(body, 4, body.length - 4);
-        java.io.ByteArrayOutputStream unknown = new java.io.ByteArrayOutputStream();
-        byte[] raw = null;
-        while (in.hasRemaining()) {
-            int tag = (int) varint(in);
-            byte[] value = new byte[(int) varint(in)];
-            in.get(value);
-            if (tag >>> 3 == 2) {
-                raw = value;
-            } else {
-                lengthDelimited(unknown, tag >>> 3, value);
+        Envelope envelope = Envelope.decode(body);
+        WireReader object = new WireReader(envelope.raw());
+        ProtoWriter rewritten = new ProtoWriter();
+        while (object.next()) {
+            int field = object.fieldNumber();
+            byte[] value = object.readBytes();
+            if (field == 1) {
+                byte[] extra = new ProtoWriter().string(77, "x").toByteArray();
+                byte[] metadata = java.util.Arrays.copyOf(value, value.length + extra.length);
+                System.arraycopy(extra, 0, metadata, value.length, extra.length);
+                value = metadata;
             }
+            rewritten.bytes(field, value);
         }
-        java.nio.ByteBuffer object = java.nio.ByteBuffer.wrap(raw);
-        java.io.ByteArrayOutputStream rewritten = new java.io.ByteArrayOutputStream();
-        while (object.hasRemaining()) {
-            int tag = (int) varint(object);
-            byte[] value = new byte[(int) varint(object)];
-            object.get(value);
-            if (tag >>> 3 == 1) {
-                java.io.ByteArrayOutputStream meta = new java.io.ByteArrayOutputStream();
-                meta.writeBytes(value);
-                lengthDelimited(meta, 77, new byte[] {'x'});
-                value = meta.toByteArray();
-            }
-            lengthDelimited(rewritten, tag >>> 3, value);
-        }
-        writeVarint(rewritten, 99 << 3);
-        writeVarint(rewritten, 1);
-        lengthDelimited(unknown, 2, rewritten.toByteArray());
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.writeBytes(new byte[] {'k', '8', 's', 0});
-        out.writeBytes(unknown.toByteArray());
-        return out.toByteArray();
-    }
-
-    private static long varint(java.nio.ByteBuffer in) {
-        long value = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte b = in.get();
-            value |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                return value;
-            }
-        }
-        throw new IllegalArgumentException("varint too long");
-    }
-
-    private static void writeVarint(java.io.ByteArrayOutputStream out, long value) {
-        while ((value & ~0x7FL) != 0) {
-            out.write((int) (value & 0x7F) | 0x80);
-            value >>>= 7;
-        }
-        out.write((int) value);
-    }
-
-    private static void lengthDelimited(java.io.ByteArrayOutputStream out, int field, byte[] value) {
-        writeVarint(out, (long) field << 3 | 2);
-        writeVarint(out, value.length);
-        out.writeBytes(value);
+        rewritten.varint(99, 1);
+        return ProtoWriter.kubernetesBody(envelope.apiVersion(), envelope.kind(), rewritten.toByteArray());
     }
 
     @Test
