@@ -119,6 +119,22 @@ class DecodingTest {
     }
 
     @Test
+    void stringsReadFromTheParsersBufferKeepEveryCharacter() throws Exception {
+        List<String> values = List.of("", "é", "a\"b\\c\nd", "\u00e9t\u00e9 \ud83d\ude80", "x".repeat(5000), "é");
+        for (int round = 0; round < 2; round++) { // the second round finds every value in its slot
+            for (String value : values) {
+                String json = pod(7).replace("\"note\":\"x\"", "\"note\":" + PLAIN.writeValueAsString(value));
+                Pod decoded = Decoding.compact().mapper().readValue(json, Pod.class);
+                assertThat(decoded.getMetadata().getAnnotations().get("note")).isEqualTo(value);
+            }
+        }
+        Pod a = Decoding.compact().mapper().readValue(pod(1), Pod.class);
+        Pod b = Decoding.compact().mapper().readValue(pod(2), Pod.class);
+        assertThat(a.getSpec().getContainers().get(0).getImage()).isSameAs(b.getSpec().getContainers().get(0).getImage());
+        assertThat(a.getStatus().getPhase()).isSameAs(b.getStatus().getPhase());
+    }
+
+    @Test
     void compactObjectsRefuseMutationOfTheirCollections() throws Exception {
         Pod pod = Decoding.compact().mapper().readValue(pod(3), Pod.class);
         assertThatThrownBy(() -> pod.getSpec().getContainers().add(null))
