@@ -19,6 +19,12 @@ interface InformerMetrics {
     /** A resync round started (at least one handler was due). */
     void resync();
 
+    /**
+     * The process loop met a failure: {@code reason} "failed" (handling an object's deltas threw; the rest of them
+     * were dropped) or "mutation" (a cache write found a cached object changed in place).
+     */
+    void processError(String reason);
+
     /** Removes every meter of this informer from the registry (after stop). */
     void close();
 
@@ -55,6 +61,9 @@ interface InformerMetrics {
 
         @Override
         public void resync() {}
+
+        @Override
+        public void processError(String reason) {}
 
         @Override
         public boolean timed() {

@@ -27,6 +27,9 @@ import java.util.function.LongSupplier;
  *   <li>{@code informer_notifications_total{type}} (counter): notifications the process loop distributed,
  *       {@code type} = add, update, sync (an update with an unchanged resourceVersion, which reaches only the
  *       handlers due for a resync) or delete;</li>
+ *   <li>{@code informer_process_errors_total{reason}} (counter): failures of the process loop, {@code reason} =
+ *       failed (handling an object's deltas threw: the rest of them were dropped until the next relist; alert on
+ *       any) or mutation (a cache write found a cached object changed in place by a reader);</li>
  *   <li>{@code cache_resync_count} (gauge): resync rounds so far. A gauge, not a counter, so that its name comes
  *       out exactly as the seed articles tell SREs to watch it: Prometheus appends {@code _total} to every
  *       counter.</li>
@@ -46,6 +49,7 @@ final class MicrometerInformerMetrics implements InformerMetrics {
     private final Tags tags;
     private final AtomicLong resyncRounds = new AtomicLong();
     private final Map<String, Counter> notifications;
+    private final Map<String, Counter> processErrors;
     private final List<Meter> meters;
 
     MicrometerInformerMetrics(MeterRegistry registry, String informerName, LongSupplier cacheObjects) {
@@ -63,14 +67,23 @@ final class MicrometerInformerMetrics implements InformerMetrics {
         Gauge resyncs = Gauge.builder("cache.resync.count", resyncRounds, AtomicLong::get)
                 .description("Number of resync rounds of the informer (at least one handler due)")
                 .tags(tags).strongReference(true).register(registry);
+        this.processErrors = Map.of("failed", processErrorCounter("failed"), "mutation",
+                processErrorCounter("mutation"));
         this.meters = List.of(objects, resyncs, notifications.get("add"), notifications.get("update"),
-                notifications.get("sync"), notifications.get("delete"));
+                notifications.get("sync"), notifications.get("delete"), processErrors.get("failed"),
+                processErrors.get("mutation"));
     }
 
     private Counter notificationCounter(String type) {
         return Counter.builder("informer.notifications")
                 .description("Notifications the informer distributed to its handlers, by type")
                 .tags(tags).tag("type", type).register(registry);
+    }
+
+    private Counter processErrorCounter(String reason) {
+        return Counter.builder("informer.process.errors")
+                .description("Failures of the informer's process loop, by reason")
+                .tags(tags).tag("reason", reason).register(registry);
     }
 
     @Override
@@ -118,6 +131,15 @@ final class MicrometerInformerMetrics implements InformerMetrics {
     @Override
     public void resync() {
         resyncRounds.incrementAndGet();
+    }
+
+    @Override
+    public void processError(String reason) {
+        Counter counter = processErrors.get(reason);
+        if (counter == null) {
+            throw new IllegalArgumentException("informer " + informerName + ": unknown process error reason " + reason);
+        }
+        counter.increment();
     }
 
     @Override

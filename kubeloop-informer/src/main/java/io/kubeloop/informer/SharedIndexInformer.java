@@ -584,6 +584,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                 throw fatal;
             } catch (Throwable e) {
                 // client-go drops the item too (RetryOnError=false): a store error must be impossible; make it loud.
+                metrics.processError("failed");
                 log.error("informer {}: processing deltas failed; the rest of that object's deltas are dropped and "
                         + "the cache may miss them until the next relist", name, e);
             }
@@ -646,6 +647,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             cacheWrite.run();
         } catch (CacheMutationException e) {
+            metrics.processError("mutation");
             log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
                     + "applied and the handlers are told: {}", name, delta.type(),
                     ProcessorListener.describe(delta.object()), e.getMessage());

@@ -81,7 +81,9 @@ class InformerMetricsTest {
                     "informer_handler_duration_seconds", "histogram",
                     "informer_handler_errors_total", "counter",
                     "informer_notifications_total", "counter",
+                    "informer_process_errors_total", "counter",
                     "cache_resync_count", "gauge"));
+            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}")).isZero();
             assertThat(value("informer_cache_objects{name=\"pods\"}")).isEqualTo(1);
             assertThat(value("informer_notifications_total{name=\"pods\",type=\"add\"}")).isEqualTo(2);
             assertThat(value("informer_notifications_total{name=\"pods\",type=\"update\"}")).isEqualTo(1);
@@ -100,5 +102,31 @@ class InformerMetricsTest {
             source.shutdown();
         }
         assertThat(families()).as("an informer's meters go when it stops").isEmpty();
+    }
+
+    @Test
+    void aFailureOfTheProcessLoopIsCountedAndTheLoopGoesOn() {
+        source.add(pod("good"));
+        source.add(pod("poison"));
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class).name("pods")
+                .clock(clock).meterRegistry(registry)
+                .indexers(Map.of("broken", pod -> {
+                    if (pod.getMetadata().getName().equals("poison")) {
+                        throw new IllegalStateException("an index function that throws");
+                    }
+                    return java.util.List.of(pod.getMetadata().getName());
+                })).build();
+        try {
+            informer.start();
+            await().atMost(WAIT).until(() -> value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}")
+                    == 1);
+            source.add(pod("after"));
+            await().atMost(WAIT).until(() -> informer.indexer().getByKey("ns/after").isPresent());
+            assertThat(informer.indexer().getByKey("ns/good")).isPresent();
+            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"mutation\"}")).isZero();
+        } finally {
+            informer.stop();
+            source.shutdown();
+        }
     }
 }
