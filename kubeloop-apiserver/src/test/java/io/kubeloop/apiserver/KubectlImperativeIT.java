@@ -28,7 +28,9 @@ class KubectlImperativeIT extends KubectlTest {
      *   <li>{@code metadata}: {@code uid}, {@code resourceVersion}, {@code creationTimestamp}, {@code generation},
      *       {@code managedFields} (server-populated) and {@code namespace} (the server sets it from the URL);
      *   <li>{@code status} (the server's, or a dry-run's empty one);
-     *   <li>server defaults: a Namespace's {@code spec.finalizers: ["kubernetes"]};
+     *   <li>server defaults: a Namespace's {@code spec.finalizers: ["kubernetes"]}; a Service's allocated
+     *       {@code clusterIP}, {@code clusterIPs}, {@code ipFamilies}, {@code ipFamilyPolicy} and default
+     *       {@code type: ClusterIP};
      *   <li>a {@code "creationTimestamp": null} at any depth (a pod template's: Go renders a zero time as null,
      *       and absent means the same).
      * </ul>
@@ -40,6 +42,12 @@ class KubectlImperativeIT extends KubectlTest {
                     "namespace"));
         }
         copy.remove("status");
+        if (copy.path("kind").asString("").equals("Service") && copy.get("spec") instanceof ObjectNode spec) {
+            spec.remove(List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"));
+            if (spec.path("type").asString("").equals("ClusterIP")) {
+                spec.remove("type");
+            }
+        }
         if (copy.path("kind").asString("").equals("Namespace") && copy.get("spec") instanceof ObjectNode spec
                 && spec.path("finalizers").size() == 1 && spec.path("finalizers").get(0).asString("").equals("kubernetes")) {
             spec.remove("finalizers");
@@ -121,6 +129,10 @@ class KubectlImperativeIT extends KubectlTest {
                 "expose", "deployment", "web", "--port=80", "--target-port=8080");
         assertThat(svc.at("/spec/ports/0/targetPort").asInt()).isEqualTo(8080);
         assertThat(svc.at("/spec/selector/app").asString()).isEqualTo("web");
+        assertThat(svc.at("/spec/clusterIP").asString()).as("allocated").startsWith("10.");
+        String row = kubectl.run("get", "service", "web").ok().out().lines().toList().get(1);
+        assertThat(row.split("\\s+")).as("NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE: %s", row)
+                .startsWith("web", "ClusterIP", svc.at("/spec/clusterIP").asString(), "<none>", "80/TCP");
 
         JsonNode image = createsWhatItsDryRunPrints("deployment/web", "deployment.apps/web image updated",
                 "set", "image", "deployment/web", "nginx=nginx:1.27");

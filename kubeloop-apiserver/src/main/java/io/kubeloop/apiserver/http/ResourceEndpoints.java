@@ -35,6 +35,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
@@ -61,6 +62,7 @@ final class ResourceEndpoints {
 
     private final JsonMapper json;
     private final Store store;
+    private final ServiceAddresses serviceAddresses;
     private final Clock clock;
     private final Responses responses;
     private final Supplier<ResourceRegistry> registry;
@@ -81,6 +83,7 @@ final class ResourceEndpoints {
         this.bookmarkInterval = bookmarkInterval;
         this.json = json;
         this.store = store;
+        this.serviceAddresses = new ServiceAddresses(store);
         this.clock = clock;
         this.registry = registry;
         this.responses = new Responses(json, protobuf);
@@ -556,7 +559,20 @@ final class ResourceEndpoints {
         ObjectNode object = readObject(exchange, type);
         requireSameNamespace(type, info, object);
         String manager = fieldManager(exchange, q, "CreateOptions");
+        ReentrantLock addresses = serviceLock(type);
+        try {
+            createLocked(exchange, info, type, q, object, manager);
+        } finally {
+            unlock(addresses);
+        }
+    }
+
+    private void createLocked(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
+            ObjectNode object, String manager) throws IOException {
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
+        if (ServiceAddresses.isService(type)) {
+            serviceAddresses.admit(null, object);
+        }
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
         object = admit(type, null, object, "", q);
         if (type.namespaced()) {
@@ -606,9 +622,13 @@ final class ResourceEndpoints {
     private ObjectNode conditionalUpdate(RequestInfo info, ResourceType type, Map<String, String> q,
             String manager, java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
+        ReentrantLock addresses = serviceLock(type);
         try {
             return written(type, lifecycle.update(key(info, type), current -> {
                 Desired d = change.apply(current);
+                if (ServiceAddresses.isService(type)) {
+                    serviceAddresses.admit(current, d.next());
+                }
                 lifecycle.checkWrite(type, current, d.next());
                 admit(type, current, d.next(), info.subresource(), q);
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
@@ -626,6 +646,27 @@ final class ResourceEndpoints {
             }));
         } catch (DryRunResult preview) {
             return preview.object;
+        } finally {
+            unlock(addresses);
+        }
+    }
+
+    /**
+     * Service writes hold the address allocator's lock from allocation to the store write, so two Services never
+     * get one address: the lock, held, for a Service; null for other kinds.
+     */
+    private ReentrantLock serviceLock(ResourceType type) {
+        if (!ServiceAddresses.isService(type)) {
+            return null;
+        }
+        ReentrantLock lock = serviceAddresses.lock();
+        lock.lock();
+        return lock;
+    }
+
+    private static void unlock(ReentrantLock lock) {
+        if (lock != null) {
+            lock.unlock();
         }
     }
 
@@ -649,7 +690,15 @@ final class ResourceEndpoints {
             }
             lifecycle.admitCreate(type, info.namespace(), created);
             admit(type, null, created, "", q);
-            responses.object(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
+            ReentrantLock addresses = serviceLock(type);
+            try {
+                if (ServiceAddresses.isService(type)) {
+                    serviceAddresses.admit(null, created);
+                }
+                responses.object(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
+            } finally {
+                unlock(addresses);
+            }
             return;
         }
         responses.object(exchange, 200, conditionalUpdate(info, type, q,
