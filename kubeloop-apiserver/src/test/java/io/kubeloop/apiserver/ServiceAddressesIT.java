@@ -105,6 +105,19 @@ class ServiceAddressesIT extends EmbeddedServerTest {
         assertThat(lowPort.code()).isEqualTo(422);
         assertThat(lowPort.body().path("message").asString()).contains("The range of valid ports is 30000-32767");
 
+        JsonNode local = api.create(SERVICES, service("local", ",\"type\":\"LoadBalancer\","
+                + "\"externalTrafficPolicy\":\"Local\""));
+        int health = local.at("/spec/healthCheckNodePort").asInt();
+        assertThat(health).isBetween(30000, 32767).isNotEqualTo(local.at("/spec/ports/0/nodePort").asInt())
+                .isNotEqualTo(nodePort);
+        ApiClient.Reply healthClash = api.post(SERVICES, service("clash2", ",\"type\":\"NodePort\"")
+                .replace("\"targetPort\":8080", "\"targetPort\":8080,\"nodePort\":" + health));
+        assertThat(healthClash.code()).as("a health-check port is taken like a node port").isEqualTo(422);
+        ApiClient.Reply toCluster = api.request("PATCH", SERVICES + "/local", "application/merge-patch+json",
+                "{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}");
+        assertThat(toCluster.code()).as(toCluster.raw()).isEqualTo(200);
+        assertThat(toCluster.body().at("/spec").has("healthCheckNodePort")).isFalse();
+
         // back to ClusterIP: the node port goes, the cluster IP stays
         ApiClient.Reply toClusterIp = api.request("PATCH", SERVICES + "/web", "application/merge-patch+json",
                 "{\"spec\":{\"type\":\"ClusterIP\"}}");

@@ -18,8 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * What kube-apiserver's Service registry does with addresses: a Service of type ClusterIP, NodePort or LoadBalancer
  * gets a cluster IP from the service range {@value #RANGE} unless it asks for one (or for {@code None}: headless),
  * NodePort and LoadBalancer ports get node ports from {@value #FIRST_NODE_PORT}–{@value #LAST_NODE_PORT} (not a
- * LoadBalancer with {@code allocateLoadBalancerNodePorts: false}; {@code healthCheckNodePort} is neither allocated
- * nor checked), and
+ * LoadBalancer with {@code allocateLoadBalancerNodePorts: false}) and a LoadBalancer with {@code
+ * externalTrafficPolicy: Local} a {@code healthCheckNodePort} from the same range, and
  * {@code clusterIPs}, {@code ipFamilies} and {@code ipFamilyPolicy} are filled in (single-stack IPv4). An update
  * that leaves them out keeps the allocated values (kube's {@code patchAllocatedValues}, which lets a PUT of an
  * object written without them succeed); one that changes the cluster IP is refused.
@@ -122,6 +122,11 @@ final class ServiceAddresses {
         } else {
             removeNodePorts(spec);
         }
+        if (type.equals("LoadBalancer") && spec.path("externalTrafficPolicy").asString("").equals("Local")) {
+            healthCheckNodePort(spec, oldSpec, name, next.path("metadata").path("namespace").asString(""), errors);
+        } else {
+            spec.remove("healthCheckNodePort");
+        }
         if (!errors.isEmpty()) {
             throw new ApiException(Statuses.invalid("", "Service", name, errors));
         }
@@ -205,6 +210,40 @@ final class ServiceAddresses {
         }
     }
 
+    /** A LoadBalancer with externalTrafficPolicy Local gets a health-check node port, like its ports'. */
+    private void healthCheckNodePort(ObjectNode spec, JsonNode oldSpec, String name, String namespace,
+            List<FieldError> errors) {
+        int requested = spec.path("healthCheckNodePort").asInt(0);
+        int old = oldSpec == null ? 0 : oldSpec.path("healthCheckNodePort").asInt(0);
+        if (requested == 0 && old != 0) {
+            spec.put("healthCheckNodePort", old);
+            return;
+        }
+        if (requested != 0 && requested == old) {
+            return;
+        }
+        Set<Integer> used = portsInUse(name, namespace);
+        for (JsonNode port : spec.path("ports")) {
+            used.add(port.path("nodePort").asInt(0));
+        }
+        if (requested == 0) {
+            int allocated = allocatePort(used);
+            if (allocated < 0) {
+                errors.add(new FieldError("Invalid value", "spec.healthCheckNodePort", "0: range is full"));
+            } else {
+                spec.put("healthCheckNodePort", allocated);
+            }
+        } else if (requested < FIRST_NODE_PORT || requested > LAST_NODE_PORT) {
+            errors.add(new FieldError("Invalid value", "spec.healthCheckNodePort", requested + ": provided port is "
+                    + "not in the valid range. The range of valid ports is " + FIRST_NODE_PORT + "-" + LAST_NODE_PORT));
+        } else if (used.contains(requested)) {
+            errors.add(new FieldError("Invalid value", "spec.healthCheckNodePort", requested
+                    + ": provided port is already allocated"));
+        } else {
+            handedOutPorts.add(requested);
+        }
+    }
+
     private int allocatePort(Set<Integer> used) {
         for (int p = FIRST_NODE_PORT; p <= LAST_NODE_PORT; p++) {
             if (!used.contains(p) && handedOutPorts.add(p)) {
@@ -261,6 +300,9 @@ final class ServiceAddresses {
                 if (port.path("nodePort").asInt(0) != 0) {
                     used.add(port.path("nodePort").asInt());
                 }
+            }
+            if (svc.path("spec").path("healthCheckNodePort").asInt(0) != 0) {
+                used.add(svc.path("spec").path("healthCheckNodePort").asInt());
             }
         }
         return used;
