@@ -56,34 +56,39 @@ final class MicrometerInformerMetrics implements InformerMetrics {
         this.registry = registry;
         this.informerName = informerName;
         this.tags = Tags.of("name", informerName);
-        this.notifications = Map.of(
-                "add", notificationCounter("add"),
-                "update", notificationCounter("update"),
-                "sync", notificationCounter("sync"),
-                "delete", notificationCounter("delete"));
+        this.notifications = counters("informer.notifications",
+                "Notifications the informer distributed to its handlers, by type", "type", NOTIFICATION_TYPES);
+        this.processErrors = counters("informer.process.errors", "Failures of the informer's process loop, by reason",
+                "reason", List.of("failed", "mutation"));
         Gauge objects = Gauge.builder("informer.cache.objects", cacheObjects, LongSupplier::getAsLong)
                 .description("Number of objects in the informer's cache")
                 .tags(tags).strongReference(true).register(registry);
         Gauge resyncs = Gauge.builder("cache.resync.count", resyncRounds, AtomicLong::get)
                 .description("Number of resync rounds of the informer (at least one handler due)")
                 .tags(tags).strongReference(true).register(registry);
-        this.processErrors = Map.of("failed", processErrorCounter("failed"), "mutation",
-                processErrorCounter("mutation"));
-        this.meters = List.of(objects, resyncs, notifications.get("add"), notifications.get("update"),
-                notifications.get("sync"), notifications.get("delete"), processErrors.get("failed"),
-                processErrors.get("mutation"));
+        List<Meter> all = new java.util.ArrayList<>(List.of(objects, resyncs));
+        all.addAll(notifications.values());
+        all.addAll(processErrors.values());
+        this.meters = List.copyOf(all);
     }
 
-    private Counter notificationCounter(String type) {
-        return Counter.builder("informer.notifications")
-                .description("Notifications the informer distributed to its handlers, by type")
-                .tags(tags).tag("type", type).register(registry);
+    /** One counter per value of {@code tag}. */
+    private Map<String, Counter> counters(String name, String description, String tag, List<String> values) {
+        Map<String, Counter> counters = new java.util.HashMap<>();
+        for (String value : values) {
+            counters.put(value, Counter.builder(name).description(description).tags(tags).tag(tag, value)
+                    .register(registry));
+        }
+        return Map.copyOf(counters);
     }
 
-    private Counter processErrorCounter(String reason) {
-        return Counter.builder("informer.process.errors")
-                .description("Failures of the informer's process loop, by reason")
-                .tags(tags).tag("reason", reason).register(registry);
+    /** Increments the counter of {@code value}; an unknown value is a bug of the caller. */
+    private void increment(Map<String, Counter> counters, String value, String what) {
+        Counter counter = counters.get(value);
+        if (counter == null) {
+            throw new IllegalArgumentException("informer " + informerName + ": unknown " + what + " " + value);
+        }
+        counter.increment();
     }
 
     @Override
@@ -121,11 +126,7 @@ final class MicrometerInformerMetrics implements InformerMetrics {
 
     @Override
     public void notification(String type) {
-        Counter counter = notifications.get(type);
-        if (counter == null) {
-            throw new IllegalArgumentException("informer " + informerName + ": unknown notification type " + type);
-        }
-        counter.increment();
+        increment(notifications, type, "notification type");
     }
 
     @Override
@@ -135,11 +136,7 @@ final class MicrometerInformerMetrics implements InformerMetrics {
 
     @Override
     public void processError(String reason) {
-        Counter counter = processErrors.get(reason);
-        if (counter == null) {
-            throw new IllegalArgumentException("informer " + informerName + ": unknown process error reason " + reason);
-        }
-        counter.increment();
+        increment(processErrors, reason, "process error reason");
     }
 
     @Override
