@@ -68,6 +68,13 @@ class ServiceAddressesIT extends EmbeddedServerTest {
                 + "\"ExternalName\",\"externalName\":\"db.example.com\"}}");
         assertThat(external.at("/spec").has("clusterIP")).isFalse();
 
+        // a Service created by server-side apply gets its address too
+        ApiClient.Reply applied = api.request("PATCH", SERVICES + "/applied?fieldManager=test",
+                "application/apply-patch+yaml", "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":"
+                        + "{\"name\":\"applied\"},\"spec\":{\"ports\":[{\"port\":80}]}}");
+        assertThat(applied.code()).as(applied.raw()).isEqualTo(201);
+        assertThat(inServiceRange(applied.body().at("/spec/clusterIP").asString())).isTrue();
+
         // a deleted Service's address can be asked for again
         assertThat(api.delete(SERVICES + "/dns").code()).isEqualTo(200);
         assertThat(api.post(SERVICES, service("dns2", ",\"clusterIP\":\"10.96.0.10\"")).code()).isEqualTo(201);

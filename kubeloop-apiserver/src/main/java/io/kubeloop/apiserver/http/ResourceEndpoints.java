@@ -35,7 +35,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
@@ -559,36 +558,30 @@ final class ResourceEndpoints {
         ObjectNode object = readObject(exchange, type);
         requireSameNamespace(type, info, object);
         String manager = fieldManager(exchange, q, "CreateOptions");
-        ReentrantLock addresses = serviceLock(type);
-        try {
-            createLocked(exchange, info, type, q, object, manager);
-        } finally {
-            unlock(addresses);
-        }
-    }
-
-    private void createLocked(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
-            ObjectNode object, String manager) throws IOException {
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
-        if (ServiceAddresses.isService(type)) {
-            serviceAddresses.admit(null, object);
-        }
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
-        object = admit(type, null, object, "", q);
+        ObjectNode admitted = admit(type, null, object, "", q);
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
         StorageKey key = new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "",
-                object.get("metadata").get("name").asString());
-        lifecycle.admitCreate(type, info.namespace(), object);
-        if (dryRun(q)) {
-            if (exists(key)) {
-                throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
-            }
-            responses.object(exchange, 201, object);
-            return;
+                admitted.get("metadata").get("name").asString());
+        lifecycle.admitCreate(type, info.namespace(), admitted);
+        if (dryRun(q) && exists(key)) {
+            throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
         }
-        responses.object(exchange, 201, written(type, store.create(key, object)));
+        responses.object(exchange, 201, storeNew(type, key, admitted, dryRun(q)));
+    }
+
+    /**
+     * Stores a new object (or, for a dry run, returns it as it would be stored), after giving a Service its
+     * addresses under the allocator's lock.
+     */
+    private ObjectNode storeNew(ResourceType type, StorageKey key, ObjectNode object, boolean dryRun) {
+        return serviceAddresses.locked(type, () -> {
+            serviceAddresses.admit(type, null, object);
+            return dryRun ? object : written(type, store.create(key, object));
+        });
     }
 
     private void update(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
@@ -622,13 +615,10 @@ final class ResourceEndpoints {
     private ObjectNode conditionalUpdate(RequestInfo info, ResourceType type, Map<String, String> q,
             String manager, java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
-        ReentrantLock addresses = serviceLock(type);
         try {
-            return written(type, lifecycle.update(key(info, type), current -> {
+            return written(type, serviceAddresses.locked(type, () -> lifecycle.update(key(info, type), current -> {
                 Desired d = change.apply(current);
-                if (ServiceAddresses.isService(type)) {
-                    serviceAddresses.admit(current, d.next());
-                }
+                serviceAddresses.admit(type, current, d.next());
                 lifecycle.checkWrite(type, current, d.next());
                 admit(type, current, d.next(), info.subresource(), q);
                 String rv = d.sent().path("metadata").path("resourceVersion").asString("");
@@ -643,30 +633,9 @@ final class ResourceEndpoints {
                     throw new DryRunResult(d.next());
                 }
                 return d.next();
-            }));
+            })));
         } catch (DryRunResult preview) {
             return preview.object;
-        } finally {
-            unlock(addresses);
-        }
-    }
-
-    /**
-     * Service writes hold the address allocator's lock from allocation to the store write, so two Services never
-     * get one address: the lock, held, for a Service; null for other kinds.
-     */
-    private ReentrantLock serviceLock(ResourceType type) {
-        if (!ServiceAddresses.isService(type)) {
-            return null;
-        }
-        ReentrantLock lock = serviceAddresses.lock();
-        lock.lock();
-        return lock;
-    }
-
-    private static void unlock(ReentrantLock lock) {
-        if (lock != null) {
-            lock.unlock();
         }
     }
 
@@ -690,15 +659,7 @@ final class ResourceEndpoints {
             }
             lifecycle.admitCreate(type, info.namespace(), created);
             admit(type, null, created, "", q);
-            ReentrantLock addresses = serviceLock(type);
-            try {
-                if (ServiceAddresses.isService(type)) {
-                    serviceAddresses.admit(null, created);
-                }
-                responses.object(exchange, 201, dryRun(q) ? created : written(type, store.create(key, created)));
-            } finally {
-                unlock(addresses);
-            }
+            responses.object(exchange, 201, storeNew(type, key, created, dryRun(q)));
             return;
         }
         responses.object(exchange, 200, conditionalUpdate(info, type, q,

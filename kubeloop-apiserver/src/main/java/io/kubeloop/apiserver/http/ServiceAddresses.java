@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -27,9 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Allocation is deterministic — the lowest free address above the static band (the first 256 addresses, which
  * kube-apiserver leaves for addresses chosen by hand, such as a DNS service's) and the lowest free node port — so
  * tests see the same addresses run after run. "Free" means not held by a Service in the store and not handed out in
- * this process before: addresses of deleted Services are only reused when asked for by hand. Invariant: between the
- * check and the store write the lock is held by {@link #admit}'s caller through {@link #lock()}, so two creates never
- * get one address.
+ * this process before: addresses of deleted Services are only reused when asked for by hand. Invariant: the check
+ * and the store write run inside {@link #locked}, so two writes never get one address.
  */
 final class ServiceAddresses {
 
@@ -53,31 +53,44 @@ final class ServiceAddresses {
         this.store = store;
     }
 
-    static boolean isService(ResourceType type) {
+    private static boolean isService(ResourceType type) {
         return type.group().isEmpty() && type.plural().equals("services");
     }
 
-    /** Held across {@link #admit} and the store write that follows it. */
-    ReentrantLock lock() {
-        return lock;
+    /**
+     * Runs {@code write} — an {@link #admit} and the store write that follows it — holding the allocator's lock when
+     * {@code type} is Service, so two Services never get one address; other kinds run it as it is.
+     */
+    <T> T locked(ResourceType type, Supplier<T> write) {
+        if (!isService(type)) {
+            return write.get();
+        }
+        lock.lock();
+        try {
+            return write.get();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
-     * Fills in the addresses of a Service being created ({@code current} null) or updated, in place.
+     * Fills in the addresses of a Service being created ({@code current} null) or updated, in place; other kinds
+     * are left alone. Call it inside {@link #locked}.
      *
      * @throws ApiException 422 for an address that is malformed, outside its range, already allocated, or changed
      */
-    void admit(ObjectNode current, ObjectNode next) {
-        if (!(next.get("spec") instanceof ObjectNode spec)) {
+    void admit(ResourceType type, ObjectNode current, ObjectNode next) {
+        if (!isService(type) || !(next.get("spec") instanceof ObjectNode spec)) {
             return;
         }
         String name = next.path("metadata").path("name").asString("");
+        String namespace = next.path("metadata").path("namespace").asString("");
         if (!spec.has("type")) {
             spec.put("type", "ClusterIP");
         }
-        String type = spec.path("type").asString("");
+        String serviceType = spec.path("type").asString("");
         JsonNode oldSpec = current == null ? null : current.get("spec");
-        if (type.equals("ExternalName")) {
+        if (serviceType.equals("ExternalName")) {
             for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
                 spec.remove(field);
             }
@@ -98,7 +111,7 @@ final class ServiceAddresses {
         } else if (ip.isEmpty()) {
             ip = allocateIp();
         } else if (!ip.equals("None") && !ip.equals(oldIp)) {
-            FieldError problem = checkRequestedIp(ip, name, next.path("metadata").path("namespace").asString(""));
+            FieldError problem = checkRequestedIp(ip, name, namespace);
             if (problem != null) {
                 errors.add(problem);
             }
@@ -113,17 +126,17 @@ final class ServiceAddresses {
                 spec.put("ipFamilyPolicy", "SingleStack");
             }
         }
-        if (type.equals("NodePort") || type.equals("LoadBalancer")) {
+        if (serviceType.equals("NodePort") || serviceType.equals("LoadBalancer")) {
             // a LoadBalancer with allocateLoadBalancerNodePorts=false gets none, but keeps those it asks for
-            boolean allocate = !(type.equals("LoadBalancer")
+            boolean allocate = !(serviceType.equals("LoadBalancer")
                     && spec.path("allocateLoadBalancerNodePorts").isBoolean()
                     && !spec.path("allocateLoadBalancerNodePorts").asBoolean());
-            nodePorts(spec, oldSpec, name, next.path("metadata").path("namespace").asString(""), allocate, errors);
+            nodePorts(spec, oldSpec, name, namespace, allocate, errors);
         } else {
             removeNodePorts(spec);
         }
-        if (type.equals("LoadBalancer") && spec.path("externalTrafficPolicy").asString("").equals("Local")) {
-            healthCheckNodePort(spec, oldSpec, name, next.path("metadata").path("namespace").asString(""), errors);
+        if (serviceType.equals("LoadBalancer") && spec.path("externalTrafficPolicy").asString("").equals("Local")) {
+            healthCheckNodePort(spec, oldSpec, name, namespace, errors);
         } else {
             spec.remove("healthCheckNodePort");
         }
