@@ -1,10 +1,12 @@
 package io.kubeloop.client.codec;
 
+import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Objects;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /**
  * How a client turns JSON into model objects. {@link #standard()} is what every client does by default: ordinary,
@@ -49,6 +51,9 @@ public final class Decoding {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
+        } else {
+            builder.addModule(new SimpleModule("kubeloop-lazy-fieldsv1").addDeserializer(FieldsV1.class,
+                    new LazyFieldsV1()));
         }
         if (skipManagedFields) {
             builder.addMixIn(ObjectMeta.class, SkipManagedFields.class);
@@ -58,7 +63,10 @@ public final class Decoding {
 
     /**
      * Ordinary mutable fabric8 objects, unknown fields kept in {@code additionalProperties}: the default, and the
-     * client's one mapper for everything else it reads and writes.
+     * client's one mapper for everything else it reads and writes. One thing is done lazily: managedFields'
+     * {@code fieldsV1} trees are kept as their JSON text and parsed into the usual nested maps when first used (read,
+     * changed, compared or written). Nothing observable differs, but most objects' trees are never looked at, and
+     * building them was most of the cost of decoding a pod.
      */
     public static Decoding standard() {
         return ALL[0];

@@ -5,10 +5,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A read-only map kept as the compact JSON text of an object, parsed again on each read: a managedFields
+ * A read-only map kept as the compact JSON text (UTF-8) of an object, parsed again on each read: a managedFields
  * {@code fieldsV1} tree costs its text (one byte per character for the usual ASCII) instead of a map node per
  * field, which for a pod's status tree is several kilobytes. Trees are written (serialized) and compared rarely
  * and read almost never, so the parse on access is the right trade for a cache.
@@ -18,18 +17,16 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class JsonTextMap extends AbstractMap<String, Object> {
 
-    private static final JsonMapper PLAIN = JsonMapper.builder().build();
+    private final byte[] json;
 
-    private final String json;
-
-    JsonTextMap(String json) {
+    JsonTextMap(byte[] json) {
         this.json = json;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public Set<Map.Entry<String, Object>> entrySet() {
-        Map<String, Object> parsed = PLAIN.readValue(json, LinkedHashMap.class);
+        Map<String, Object> parsed = FieldsV1Text.PLAIN.readValue(json, LinkedHashMap.class);
         return Collections.unmodifiableMap(parsed).entrySet();
     }
 }

@@ -160,6 +160,88 @@ class DecodingTest {
         assertThat(other.getSpec().getContainers()).hasSize(1);
     }
 
+    @Test
+    void standardDecodingEqualsPlainJacksonDecodingIncludingManagedFields() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            Pod plain = PLAIN.readValue(pod(i), Pod.class);
+            Pod standard = Decoding.standard().mapper().readValue(pod(i), Pod.class);
+            assertThat(PLAIN.writeValueAsString(standard)).isEqualTo(PLAIN.writeValueAsString(plain));
+            assertThat(standard).isEqualTo(plain);
+            assertThat(plain).isEqualTo(standard);
+            assertThat(standard.hashCode()).isEqualTo(plain.hashCode());
+        }
+    }
+
+    @Test
+    void standardFieldsV1IsAnOrdinaryMutableMapOnceUsed() throws Exception {
+        java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(1), Pod.class).getMetadata()
+                .getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
+        java.util.Map<String, Object> expected = PLAIN.readValue(pod(1), Pod.class).getMetadata().getManagedFields()
+                .get(0).getFieldsV1().getAdditionalProperties();
+        assertThat(tree.toString()).isEqualTo(expected.toString());
+        assertThat(tree.keySet()).containsExactly("f:metadata", "f:spec");
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> containers = (java.util.Map<String, Object>) ((java.util.Map<String, Object>)
+                tree.get("f:spec")).get("f:containers");
+        assertThat(containers).containsOnlyKeys("k:{\"name\":\"nginx\"}").isInstanceOf(java.util.LinkedHashMap.class);
+        tree.put("f:status", new java.util.LinkedHashMap<>());
+        tree.remove("f:metadata");
+        assertThat(tree.keySet()).containsExactly("f:spec", "f:status");
+        assertThat(PLAIN.writeValueAsString(tree)).isEqualTo("{\"f:spec\":" + PLAIN.writeValueAsString(
+                expected.get("f:spec")) + ",\"f:status\":{}}");
+    }
+
+    @Test
+    void standardFieldsV1CanBeChangedBeforeItWasEverRead() throws Exception {
+        io.fabric8.kubernetes.api.model.FieldsV1 fields = Decoding.standard().mapper().readValue(pod(2), Pod.class)
+                .getMetadata().getManagedFields().get(0).getFieldsV1();
+        fields.setAdditionalProperty("f:extra", java.util.Map.of());
+        assertThat(fields.getAdditionalProperties().keySet()).containsExactly("f:metadata", "f:spec", "f:extra");
+        tools.jackson.databind.node.ObjectNode withEmptyTree = (tools.jackson.databind.node.ObjectNode) PLAIN.readTree(pod(2));
+        ((tools.jackson.databind.node.ObjectNode) withEmptyTree.get("metadata").get("managedFields").get(0))
+                .putObject("fieldsV1");
+        Pod empty = Decoding.standard().mapper().treeToValue(withEmptyTree, Pod.class);
+        assertThat(empty.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties()).isEmpty();
+    }
+
+    @Test
+    void standardFieldsV1IsParsedOnceWhenManyThreadsReadItFirst() throws Exception {
+        Pod plain = PLAIN.readValue(pod(3), Pod.class);
+        for (int round = 0; round < 20; round++) {
+            java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(3), Pod.class)
+                    .getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
+            List<java.util.concurrent.Future<Object>> seen = new java.util.ArrayList<>();
+            try (var threads = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+                for (int t = 0; t < 4; t++) {
+                    seen.add(threads.submit(() -> {
+                        start.await();
+                        return tree.get("f:spec");
+                    }));
+                }
+                for (var f : seen) {
+                    assertThat(f.get(10, java.util.concurrent.TimeUnit.SECONDS)).isSameAs(seen.get(0).get());
+                }
+            }
+            assertThat(tree).isEqualTo(plain.getMetadata().getManagedFields().get(0).getFieldsV1()
+                    .getAdditionalProperties());
+        }
+    }
+
+    @Test
+    void standardFieldsV1SerializesAsAPlainMap() throws Exception {
+        java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(4), Pod.class).getMetadata()
+                .getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
+        var bytes = new java.io.ByteArrayOutputStream();
+        try (var out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(tree);
+        }
+        try (var in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            Object back = in.readObject();
+            assertThat(back).isInstanceOf(java.util.LinkedHashMap.class).isEqualTo(tree);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("decodings")
     void withoutManagedFieldsSkipsThemAndKeepsEverythingElse(Decoding decoding) throws Exception {
