@@ -12,12 +12,12 @@ import tools.jackson.databind.deser.std.StdDeserializer;
 
 /**
  * {@code managedFields[].fieldsV1} for {@link Decoding#compact()}: the subtree is read once into its compact JSON
- * text ({@link FieldsV1Text}), which is looked up in a table of trees seen before; a tree not found becomes a
+ * text ({@link JsonText}), which is looked up in a table of trees seen before; a tree not found becomes a
  * FieldsV1 that keeps just that text ({@link JsonTextMap}). No map node is built for any tree — building them dominated decoding a pod with
  * managedFields, and kept several KB per pod for the status manager's tree, which names each pod's IP and so is
  * unique to the pod. Trees that repeat (a Deployment's spec manager) are shared.
  *
- * <p>Equal text means an equal tree, including order ({@link FieldsV1Text}'s invariant).
+ * <p>Equal text means an equal tree, including order ({@link JsonText}'s invariant).
  */
 final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
 
@@ -54,7 +54,7 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             return (FieldsV1) ctxt.handleUnexpectedToken(FieldsV1.class, p);
         }
-        return trees.intern(new Tree(FieldsV1Text.capture(p), null), this::build).value();
+        return trees.intern(new Tree(JsonText.copy(p), null), this::build).value();
     }
 
     /**
@@ -63,7 +63,7 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
      */
     private Tree build(Tree probe) {
         FieldsV1 fields = new FieldsV1();
-        fields.setAdditionalProperties(FieldsV1Text.isEmptyObject(probe.json()) ? EMPTY : new JsonTextMap(probe.json()));
+        fields.setAdditionalProperties(JsonText.isEmptyObject(probe.json()) ? EMPTY : new JsonTextMap(probe.json()));
         return new Tree(probe.json(), fields);
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.BeanDescription;
 import tools.jackson.databind.DeserializationConfig;
 import tools.jackson.databind.DeserializationContext;
@@ -31,8 +32,8 @@ import tools.jackson.databind.module.SimpleModule;
  *       replaced by one shared immutable empty map; empty maps and lists by {@code Map.of()}/{@code List.of()};
  *       lists by immutable copies of their exact size;</li>
  *   <li>instances of {@link #SHARED} value classes (containers, volumes, tolerations, ...) are shared between
- *       objects when they are written exactly alike ({@link ExactParts}): pods of one template carry the same
- *       ones;</li>
+ *       objects when they are written exactly alike, by their JSON text ({@link TextParts}), so that a part seen
+ *       before is not even decoded: pods of one template carry the same ones;</li>
  *   <li>managedFields' {@code FieldsV1} trees are kept as their JSON text and shared when equal
  *       ({@link CompactFieldsV1}).</li>
  * </ul>
@@ -76,7 +77,7 @@ final class CompactModule {
     private CompactModule() {
     }
 
-    static SimpleModule create(InternTable<String> strings, ExactParts values,
+    static SimpleModule create(InternTable<String> strings, TextParts values,
             InternTable<CompactFieldsV1.Tree> trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
         module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
@@ -96,7 +97,7 @@ final class CompactModule {
                 if (handles == null) {
                     return deserializer;
                 }
-                return new CompactBean(deserializer, handles[0], handles[1], listProperties(type),
+                return new CompactBean(type, deserializer, handles[0], handles[1], listProperties(type),
                         SHARED.contains(type.getName()) ? values : null);
             }
 
@@ -164,17 +165,20 @@ final class CompactModule {
 
     /**
      * After the model object is built: its empty additionalProperties becomes the shared empty map, its List and
-     * Map properties are compacted, and a {@link #SHARED} class is replaced by an equal instance seen before.
+     * Map properties are compacted; a {@link #SHARED} class is first looked up by its JSON text ({@link TextParts})
+     * and only decoded when that text was not seen before.
      */
     static final class CompactBean extends DelegatingDeserializer {
+        private final Class<?> type;
         private final MethodHandle get;
         private final MethodHandle set;
         private final MethodHandle[][] lists;
-        private final ExactParts values;
+        private final TextParts values;
 
-        CompactBean(ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set, MethodHandle[][] lists,
-                ExactParts values) {
+        CompactBean(Class<?> type, ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set,
+                MethodHandle[][] lists, TextParts values) {
             super(delegate);
+            this.type = type;
             this.get = get;
             this.set = set;
             this.lists = lists;
@@ -183,12 +187,15 @@ final class CompactModule {
 
         @Override
         protected ValueDeserializer<?> newDelegatingInstance(ValueDeserializer<?> delegate) {
-            return new CompactBean(delegate, get, set, lists, values);
+            return new CompactBean(type, delegate, get, set, lists, values);
         }
 
         @Override
         public Object deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
-            return compact(super.deserialize(p, ctxt));
+            if (values == null || p.currentToken() == JsonToken.PROPERTY_NAME) {
+                return compact(super.deserialize(p, ctxt)); // mid-object (after buffering): no text to share
+            }
+            return values.share(type, p, ctxt, part -> compact(super.deserialize(part, ctxt)));
         }
 
         private Object compact(Object bean) {
@@ -213,7 +220,7 @@ final class CompactModule {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
-            return values == null ? bean : values.share(bean);
+            return bean;
         }
 
         /**

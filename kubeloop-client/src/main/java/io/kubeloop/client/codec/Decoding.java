@@ -29,12 +29,13 @@ import tools.jackson.databind.module.SimpleModule;
  * }</pre>
  *
  * <p>Instances are immutable and thread-safe; the compact variants of one JVM share one table of strings and one
- * of values (bounded: 65,536 and 16,384 slots; see {@code InternTable}).
+ * of parts by their JSON text (bounded: 65,536 strings and 8,192 parts; see {@code InternTable} and
+ * {@code TextParts}).
  */
 public final class Decoding {
 
     private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
-    private static final ExactParts VALUES = new ExactParts(1 << 14);
+    private static final TextParts VALUES = new TextParts(1 << 13);
     private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 12);
     /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
     private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),

@@ -26,7 +26,7 @@ final class JsonTextMap extends AbstractMap<String, Object> {
     @Override
     @SuppressWarnings("unchecked")
     public Set<Map.Entry<String, Object>> entrySet() {
-        Map<String, Object> parsed = FieldsV1Text.PLAIN.readValue(json, LinkedHashMap.class);
+        Map<String, Object> parsed = JsonText.PLAIN.readValue(json, LinkedHashMap.class);
         return Collections.unmodifiableMap(parsed).entrySet();
     }
 }

@@ -24,9 +24,9 @@ final class LazyFieldsV1 extends StdDeserializer<FieldsV1> {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             return (FieldsV1) ctxt.handleUnexpectedToken(FieldsV1.class, p);
         }
-        byte[] json = FieldsV1Text.capture(p);
+        byte[] json = JsonText.copy(p);
         FieldsV1 fields = new FieldsV1();
-        fields.setAdditionalProperties(FieldsV1Text.isEmptyObject(json) ? new LinkedHashMap<>() : new LazyJsonMap(json));
+        fields.setAdditionalProperties(JsonText.isEmptyObject(json) ? new LinkedHashMap<>() : new LazyJsonMap(json));
         return fields;
     }
 }

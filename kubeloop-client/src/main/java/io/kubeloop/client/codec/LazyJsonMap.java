@@ -41,7 +41,7 @@ final class LazyJsonMap extends AbstractMap<String, Object> implements Serializa
             synchronized (this) {
                 m = parsed;
                 if (m == null) {
-                    m = FieldsV1Text.PLAIN.readValue(json, LinkedHashMap.class);
+                    m = JsonText.PLAIN.readValue(json, LinkedHashMap.class);
                     parsed = m;
                     json = null;
                 }

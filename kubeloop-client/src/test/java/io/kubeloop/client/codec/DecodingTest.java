@@ -228,6 +228,20 @@ class DecodingTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("decodings")
+    void aBodyCutShortInsideACapturedValueLeavesLaterDecodingIntact(Decoding decoding) throws Exception {
+        String whole = pod(8);
+        for (String cut : List.of(whole.substring(0, whole.indexOf("\"f:tier\"")), // inside fieldsV1
+                whole.substring(0, whole.indexOf("\"daemon off;\"")))) {           // inside a container
+            assertThatThrownBy(() -> decoding.mapper().readValue(cut, Pod.class))
+                    .isInstanceOf(tools.jackson.core.JacksonException.class);
+            Pod after = decoding.mapper().readValue(pod(9), Pod.class);
+            assertThat(PLAIN.writeValueAsString(after)).isEqualTo(PLAIN.writeValueAsString(
+                    PLAIN.readValue(pod(9), Pod.class)));
+        }
+    }
+
     @Test
     void standardFieldsV1SerializesAsAPlainMap() throws Exception {
         java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(4), Pod.class).getMetadata()
