@@ -78,7 +78,7 @@ final class CompactModule {
     }
 
     static SimpleModule create(InternTable<String> strings, TextParts values,
-            InternTable<CompactFieldsV1.Tree> trees) {
+            TextParts trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
         module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
         module.addDeserializer(String.class, new InterningStrings(strings));
@@ -159,6 +159,10 @@ final class CompactModule {
 
         @Override
         public String deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
+            if (p.currentToken() == JsonToken.VALUE_STRING) {
+                // Straight from the parser's buffer: a value already in the table allocates nothing.
+                return strings.intern(p.getStringCharacters(), p.getStringOffset(), p.getStringLength());
+            }
             return strings.intern(super.deserialize(p, ctxt));
         }
     }
@@ -195,7 +199,12 @@ final class CompactModule {
             if (values == null || p.currentToken() == JsonToken.PROPERTY_NAME) {
                 return compact(super.deserialize(p, ctxt)); // mid-object (after buffering): no text to share
             }
-            return values.share(type, p, ctxt, part -> compact(super.deserialize(part, ctxt)));
+            return values.share(type, p, json -> {
+                try (JsonParser part = ctxt.tokenStreamFactory().createParser(ctxt, json)) {
+                    part.nextToken();
+                    return compact(super.deserialize(part, ctxt));
+                }
+            });
         }
 
         private Object compact(Object bean) {

@@ -28,15 +28,15 @@ import tools.jackson.databind.module.SimpleModule;
  *         .withDecoding(Decoding.compact().withoutManagedFields());   // for an informer's list and watch
  * }</pre>
  *
- * <p>Instances are immutable and thread-safe; the compact variants of one JVM share one table of strings and one
- * of parts by their JSON text (bounded: 65,536 strings and 8,192 parts; see {@code InternTable} and
- * {@code TextParts}).
+ * <p>Instances are immutable and thread-safe; the compact variants of one JVM share one table of strings, one
+ * of parts and one of managedFields trees, the last two by their JSON text (bounded: 65,536 strings, 8,192 parts
+ * and 16,384 trees; see {@code InternTable} and {@code TextParts}).
  */
 public final class Decoding {
 
     private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
     private static final TextParts VALUES = new TextParts(1 << 13);
-    private static final InternTable<CompactFieldsV1.Tree> TREES = new InternTable<>(1 << 12);
+    private static final TextParts TREES = new TextParts(1 << 14);
     /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
     private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),
         new Decoding(true, false), new Decoding(true, true)};

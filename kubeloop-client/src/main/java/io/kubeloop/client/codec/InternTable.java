@@ -29,6 +29,36 @@ final class InternTable<T> {
     }
 
     /**
+     * For a table of Strings only: the String of {@code chars[offset, offset + length)}, without making a new one
+     * when an equal String is in its slot (what a parser's buffer holds is turned into a String only once per
+     * distinct value that stays in the table).
+     */
+    @SuppressWarnings("unchecked")
+    String intern(char[] chars, int offset, int length) {
+        int h = 0;
+        for (int k = offset, end = offset + length; k < end; k++) {
+            h = 31 * h + chars[k]; // String.hashCode's definition, so both intern methods find the same slot
+        }
+        int i = (h ^ (h >>> 16)) & mask;
+        if (slots.getPlain(i) instanceof String current && current.length() == length && current.hashCode() == h
+                && sameChars(current, chars, offset)) {
+            return current;
+        }
+        String made = new String(chars, offset, length);
+        slots.setRelease(i, (T) made);
+        return made;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int offset) {
+        for (int k = 0; k < s.length(); k++) {
+            if (s.charAt(k) != chars[offset + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Like {@link #intern(Object)}, but a value that is not found is first passed through {@code onMiss} (which
      * must return an equal value, for example a more compact copy) and that is stored: the work is done once per
      * distinct value, not once per occurrence.

@@ -6,7 +6,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import tools.jackson.core.JsonParser;
-import tools.jackson.databind.DeserializationContext;
 
 /**
  * Shares model parts (containers, volumes, tolerations, ...) between decoded objects by their JSON text: a part is
@@ -24,10 +23,10 @@ import tools.jackson.databind.DeserializationContext;
  */
 final class TextParts {
 
-    /** How to decode a part from a parser positioned on its first token. */
+    /** How to decode a part from its JSON text (an array the decoded part may keep: it is never changed). */
     @FunctionalInterface
     interface Decoder {
-        Object decode(JsonParser p);
+        Object decode(byte[] json);
     }
 
     private record Entry(Class<?> type, byte[] json, int hash, Object value) {
@@ -49,7 +48,7 @@ final class TextParts {
      * The part of class {@code type} at the parser's current token: a shared instance for text seen before, else
      * {@code decoder}'s result for the text, which is remembered. Leaves {@code p} on the part's last token.
      */
-    Object share(Class<?> type, JsonParser p, DeserializationContext ctxt, Decoder decoder) {
+    Object share(Class<?> type, JsonParser p, Decoder decoder) {
         JsonText.Capture text = JsonText.capture(p);
         byte[] bytes = text.array();
         int length = text.length();
@@ -61,11 +60,7 @@ final class TextParts {
         }
         // Copied before decoding: decoding the part may share nested parts, which reuses this thread's buffer.
         byte[] json = Arrays.copyOf(bytes, length);
-        Object value;
-        try (JsonParser part = ctxt.tokenStreamFactory().createParser(ctxt, json)) {
-            part.nextToken();
-            value = decoder.decode(part);
-        }
+        Object value = decoder.decode(json);
         slots.setRelease(i, new Entry(type, json, h, value));
         return value;
     }
