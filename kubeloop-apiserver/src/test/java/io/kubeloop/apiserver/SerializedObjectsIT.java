@@ -112,6 +112,14 @@ class SerializedObjectsIT extends EmbeddedServerTest {
         assertThat(new String(pods, StandardCharsets.UTF_8))
                 .isEqualTo(PLAIN.writeValueAsString(listOf("/api/v1/namespaces/bytes/pods", pods,
                         items.toArray(ObjectNode[]::new))));
+
+        // A page: its metadata carries the continue token and remainingItemCount before the items.
+        byte[] page = getBytes("/api/v1/namespaces/bytes/pods?limit=1");
+        ObjectNode expectedPage = listOf("/api/v1/namespaces/bytes/pods", page, items.get(0));
+        ((ObjectNode) expectedPage.get("metadata"))
+                .put("continue", PLAIN.readTree(page).at("/metadata/continue").asString())
+                .put("remainingItemCount", 1);
+        assertThat(new String(page, StandardCharsets.UTF_8)).isEqualTo(PLAIN.writeValueAsString(expectedPage));
     }
 
     @Test
