@@ -41,7 +41,6 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -66,6 +65,8 @@ final class ResourceEndpoints {
     private final Responses responses;
     private final Supplier<ResourceRegistry> registry;
     private final TableView tables;
+    /** Stored objects as JSON, serialized once for every list, watch and GET that sends them. */
+    private final SerializedObjects serialized;
 
     private final ApiServerMetrics metrics;
     private final Duration bookmarkInterval;
@@ -87,6 +88,7 @@ final class ResourceEndpoints {
         this.registry = registry;
         this.responses = new Responses(json, protobuf);
         this.tables = new TableView(json, clock, type -> crds == null ? null : crds.printerColumns(type));
+        this.serialized = new SerializedObjects(json);
     }
 
     void customResources(CustomResources crds) {
@@ -169,8 +171,7 @@ final class ResourceEndpoints {
                     responses.object(exchange, 200, tables.object(exchange, query, type,
                             Scale.of(json, type, store.get(key(info, type)), scalePaths(type))));
                 } else {
-                    responses.object(exchange, 200, tables.object(exchange, query, type,
-                            served(type, store.get(key(info, type)))));
+                    get(exchange, type, query, store.get(key(info, type)));
                 }
             }
             case "PUT" -> {
@@ -204,6 +205,25 @@ final class ResourceEndpoints {
     }
 
     // ---- reads
+
+    /** A single object: its cached serialization when the answer is plain JSON, else a Table or protobuf. */
+    private void get(HttpExchange exchange, ResourceType type, Map<String, String> q, ObjectNode stored)
+            throws IOException {
+        if (Responses.wantsProtobuf(exchange) || tables.wantsTable(exchange, q)) {
+            responses.object(exchange, 200, tables.object(exchange, q, type, served(type, stored)));
+            return;
+        }
+        SerializedObject object = serialized.of(stored);
+        byte[] body;
+        if (servedAsStored(type, stored)) {
+            body = object.bytes();
+        } else {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(object.bytes().length + 16);
+            object.writeTo(out, servedApiVersion(type));
+            body = out.toByteArray();
+        }
+        responses.raw(exchange, 200, body, Responses.JSON, null);
+    }
 
     private void list(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
             throws IOException {
@@ -262,9 +282,11 @@ final class ResourceEndpoints {
     }
 
     /**
-     * Writes a list straight from the store's objects to the socket, item by item: nothing is copied and the
-     * response is never built as one tree or string, so a list of 100,000 pods costs a buffer, not a second
-     * copy of the pods. Built-in items omit {@code apiVersion} and {@code kind}, as kube-apiserver's do.
+     * Writes a list straight from the store's objects to the socket, item by item: the response is never built as
+     * one tree or string, so a list of 100,000 pods costs a buffer, not a second copy of the pods. Each item is
+     * its cached serialization ({@link SerializedObjects}), so a list serializes only objects no list or watch
+     * has sent since they were written. Items omit {@code apiVersion} and {@code kind}, as kube-apiserver's
+     * built-in items do; a custom resource's served version therefore does not change its items.
      */
     private void streamList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
             throws IOException {
@@ -279,38 +301,28 @@ final class ResourceEndpoints {
             return;
         }
         exchange.sendResponseHeaders(200, 0); // chunked
-        try (OutputStream out = new java.io.BufferedOutputStream(exchange.getResponseBody(), 64 * 1024);
-                JsonGenerator gen = json.createGenerator(out)) {
-            gen.writeStartObject();
-            gen.writeStringProperty("kind", type.listKind());
-            gen.writeStringProperty("apiVersion", type.gvk().apiVersion());
-            gen.writeName("metadata");
-            gen.writeStartObject();
-            gen.writeStringProperty("resourceVersion", Long.toString(result.revision()));
-            if (continueToken != null) {
-                gen.writeStringProperty("continue", continueToken);
-                if (result.remainingCount() >= 0) {
-                    gen.writeNumberProperty("remainingItemCount", result.remainingCount());
-                }
-            }
-            gen.writeEndObject();
-            gen.writeName("items");
-            gen.writeStartArray();
+        // The list's head is what the mapper writes for listTree without items, less its closing brace: the items
+        // field comes last, so the body is byte for byte the mapper's serialization of the whole list tree.
+        ObjectNode head = listTree(type, result, continueToken);
+        head.remove("items");
+        byte[] headBytes = json.writeValueAsBytes(head);
+        try (OutputStream out = new java.io.BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
+            out.write(headBytes, 0, headBytes.length - 1);
+            out.write(ITEMS_START);
+            boolean first = true;
             for (ObjectNode item : result.items()) {
-                gen.writeStartObject();
-                for (Map.Entry<String, JsonNode> field : item.properties()) {
-                    String name = field.getKey();
-                    if (!name.equals("apiVersion") && !name.equals("kind")) {
-                        gen.writeName(name);
-                        gen.writeTree(field.getValue());
-                    }
+                if (!first) {
+                    out.write(',');
                 }
-                gen.writeEndObject();
+                serialized.of(item).writeListItemTo(out);
+                first = false;
             }
-            gen.writeEndArray();
-            gen.writeEndObject();
+            out.write(LIST_END);
         }
     }
+
+    private static final byte[] ITEMS_START = ",\"items\":[".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] LIST_END = "]}".getBytes(StandardCharsets.UTF_8);
 
     /** A list's kind, apiVersion and metadata (resourceVersion, continue, remainingItemCount), with no items yet. */
     private ObjectNode listTree(ResourceType type, ListResult result, String continueToken) {
@@ -413,7 +425,7 @@ final class ResourceEndpoints {
                 FaultInjector.WatchRegistration faulty = injector == null ? null
                         : injector.watchOpened(exchange, type.group(), type.plural(), watch::close)) {
             stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view,
-                    startBookmark);
+                    !tables.wantsTable(exchange, q), startBookmark);
         }
     }
 
@@ -445,12 +457,16 @@ final class ResourceEndpoints {
 
     /**
      * Writes events chunked and flushed per event: as JSON, one compact event per line, or, when the client accepts
-     * only protobuf, as protobuf watch frames ({@code application/vnd.kubernetes.protobuf;stream=watch}).
+     * only protobuf, as protobuf watch frames ({@code application/vnd.kubernetes.protobuf;stream=watch}). The
+     * objects of plain JSON events ({@code asStored}: {@code view} is the identity) are their cached serialization,
+     * made once for all watchers of a write.
      */
     private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
-            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view, long startBookmark)
-            throws IOException {
+            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view, boolean asStored,
+            long startBookmark) throws IOException {
         boolean frames = Responses.wantsProtobuf(exchange);
+        boolean cached = asStored && !frames;
+        byte[] apiVersionField = cached ? servedApiVersion(type) : null;
         exchange.getResponseHeaders().set("Content-Type", frames ? ProtobufCodec.WATCH_MEDIA_TYPE : "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
         exchange.sendResponseHeaders(200, 0);
@@ -498,9 +514,14 @@ final class ResourceEndpoints {
                     }
                     continue;
                 }
-                // An ERROR's object is a core v1 Status, never re-versioned as the watched kind.
-                ObjectNode object = event.type() == StoreEvent.Type.ERROR ? event.object() : served(type, event.object());
-                writeEvent(out, frames, event.type().name(), view.apply(object));
+                if (event.type() == StoreEvent.Type.ERROR) {
+                    // An ERROR's object is a core v1 Status, never re-versioned as the watched kind.
+                    writeEvent(out, frames, event.type().name(), view.apply(event.object()));
+                } else if (cached) {
+                    writeStoredEvent(out, type, event, apiVersionField);
+                } else {
+                    writeEvent(out, frames, event.type().name(), view.apply(served(type, event.object())));
+                }
             }
         } catch (IOException clientGoneOrUnencodable) {
             // The client closed the stream, or an event could not be encoded; the watch ends with this request.
@@ -546,6 +567,36 @@ final class ResourceEndpoints {
             out.write('\n');
         }
         out.flush();
+    }
+
+    /**
+     * An ADDED, MODIFIED or DELETED event as a JSON line, flushed, its object from the cache: byte for byte what
+     * {@link #writeEvent} writes for {@code served(type, event.object())}.
+     */
+    private void writeStoredEvent(OutputStream out, ResourceType type, StoreEvent event, byte[] apiVersionField)
+            throws IOException {
+        SerializedObject object = serialized.of(event.object());
+        out.write(EVENT_PREFIXES.get(event.type()));
+        if (servedAsStored(type, event.object())) {
+            object.writeTo(out);
+        } else {
+            object.writeTo(out, apiVersionField);
+        }
+        out.write(EVENT_END);
+        out.flush();
+    }
+
+    /** {@code {"type":"ADDED","object":} and so on: what the mapper writes before an event's object. */
+    private static final Map<StoreEvent.Type, byte[]> EVENT_PREFIXES = eventPrefixes();
+    private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.UTF_8);
+
+    private static Map<StoreEvent.Type, byte[]> eventPrefixes() {
+        Map<StoreEvent.Type, byte[]> prefixes = new java.util.EnumMap<>(StoreEvent.Type.class);
+        for (StoreEvent.Type t : new StoreEvent.Type[] {StoreEvent.Type.ADDED, StoreEvent.Type.MODIFIED,
+                StoreEvent.Type.DELETED}) {
+            prefixes.put(t, ("{\"type\":\"" + t.name() + "\",\"object\":").getBytes(StandardCharsets.UTF_8));
+        }
+        return prefixes;
     }
 
     // ---- writes
@@ -777,8 +828,7 @@ final class ResourceEndpoints {
      * versions (conversion strategy None), so only its apiVersion changes.
      */
     private ObjectNode served(ResourceType type, ObjectNode object) {
-        JsonNode apiVersion = object.get("apiVersion");
-        if (apiVersion == null || apiVersion.asString().equals(type.gvk().apiVersion())) {
+        if (servedAsStored(type, object)) {
             return object;
         }
         ObjectNode copy = json.createObjectNode();
@@ -787,6 +837,17 @@ final class ResourceEndpoints {
                     ? json.getNodeFactory().stringNode(type.gvk().apiVersion()) : field.getValue());
         }
         return copy;
+    }
+
+    /** Whether {@link #served} leaves {@code object} as it is. */
+    private static boolean servedAsStored(ResourceType type, ObjectNode object) {
+        JsonNode apiVersion = object.get("apiVersion");
+        return apiVersion == null || apiVersion.asString().equals(type.gvk().apiVersion());
+    }
+
+    /** The apiVersion field {@link #served} gives a re-versioned object, for {@link SerializedObject#writeTo}. */
+    private byte[] servedApiVersion(ResourceType type) {
+        return SerializedObject.field(json, "apiVersion", type.gvk().apiVersion());
     }
 
     /**
