@@ -150,7 +150,7 @@ public final class HttpTransport implements AutoCloseable {
             long start = System.nanoTime();
             HttpResponse<InputStream> response;
             try {
-                response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                response = http.send(request, ReadAheadBody.HANDLER);
             } catch (InterruptedException e) {
                 throw interrupted(method, pathAndQuery, e);
             } catch (IOException e) {
