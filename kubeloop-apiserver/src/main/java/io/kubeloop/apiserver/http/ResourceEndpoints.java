@@ -285,8 +285,9 @@ final class ResourceEndpoints {
      * Writes a list straight from the store's objects to the socket, item by item: the response is never built as
      * one tree or string, so a list of 100,000 pods costs a buffer, not a second copy of the pods. Each item is
      * its cached serialization ({@link SerializedObjects}), so a list serializes only objects no list or watch
-     * has sent since they were written. Items omit {@code apiVersion} and {@code kind}, as kube-apiserver's
-     * built-in items do; a custom resource's served version therefore does not change its items.
+     * has sent since they were written. Built-in items omit {@code apiVersion} and {@code kind}, as
+     * kube-apiserver's do; custom resource items keep both, with the apiVersion of the version served, as
+     * kube-apiserver's do.
      */
     private void streamList(HttpExchange exchange, ResourceType type, ListResult result, String continueToken)
             throws IOException {
@@ -306,6 +307,8 @@ final class ResourceEndpoints {
         ObjectNode head = listTree(type, result, continueToken);
         head.remove("items");
         byte[] headBytes = json.writeValueAsBytes(head);
+        byte[] customApiVersion = crds != null && crds.isCustom(type)
+                ? SerializedObject.field(json, "apiVersion", type.gvk().apiVersion()) : null;
         try (OutputStream out = new java.io.BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
             out.write(headBytes, 0, headBytes.length - 1);
             out.write(ITEMS_START);
@@ -314,7 +317,11 @@ final class ResourceEndpoints {
                 if (!first) {
                     out.write(',');
                 }
-                serialized.of(item).writeListItemTo(out);
+                if (customApiVersion == null) {
+                    serialized.of(item).writeListItemTo(out);
+                } else {
+                    serialized.of(item).writeTo(out, customApiVersion);
+                }
                 first = false;
             }
             out.write(LIST_END);
