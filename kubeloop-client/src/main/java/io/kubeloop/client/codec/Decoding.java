@@ -49,7 +49,11 @@ public final class Decoding {
         this.compact = compact;
         this.skipManagedFields = skipManagedFields;
         JsonMapper.Builder builder = JsonMapper.builder()
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                // A reader finds its deserializer when it first reads, not when it is made: every ResourceClient
+                // (each inNamespace, withDecoding, ...) makes readers, and building a deserializer graph such as
+                // Pod's costs a cold JVM a good fraction of a second, for readers that may never read.
+                .disable(DeserializationFeature.EAGER_DESERIALIZER_FETCH);
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
         } else {

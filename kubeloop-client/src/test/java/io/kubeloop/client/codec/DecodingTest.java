@@ -19,7 +19,10 @@ class DecodingTest {
 
     private static final JsonMapper PLAIN = JsonMapper.builder().build();
 
-    /** A pod as kube-apiserver serves it: labels, managedFields with a fieldsV1 tree, containers, status. */
+    /**
+     * A pod as kube-apiserver serves it: labels, managedFields with a fieldsV1 tree, containers (one with a field the
+     * model does not know, kept in additionalProperties even when the container is shared by its text), status.
+     */
     static String pod(int i) {
         return """
             {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-%1$d","namespace":"shop","uid":"u-%1$d",\
@@ -30,7 +33,7 @@ class DecodingTest {
             "f:name":{}}}}}}]},"spec":{"containers":[{"name":"nginx","image":"nginx:1.27","args":["-g","daemon off;"],\
             "env":[{"name":"A","value":"1"},{"name":"P","valueFrom":{"fieldRef":{"apiVersion":"v1",\
             "fieldPath":"metadata.name"}}}],"ports":[{"containerPort":8080,"protocol":"TCP"}],\
-            "resources":{"requests":{"cpu":"250m","memory":"256Mi"}}}],"tolerations":[{"key":"k","operator":"Exists"}],\
+            "resources":{"requests":{"cpu":"250m","memory":"256Mi"}},"futureField":{"kept":[1,"two"]}}],"tolerations":[{"key":"k","operator":"Exists"}],\
             "volumes":[],"nodeName":"node-%3$d","unknownField":{"kept":true}},\
             "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True",\
             "lastTransitionTime":"2026-11-30T10:00:09Z"}],"podIP":"10.0.0.%3$d"}}"""
