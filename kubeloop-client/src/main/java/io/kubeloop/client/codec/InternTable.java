@@ -19,9 +19,14 @@ final class InternTable<T> {
 
     /** {@code size} is rounded up to a power of two. */
     InternTable(int size) {
-        int n = Integer.highestOneBit(Math.max(16, size - 1) << 1);
+        int n = slotCount(size);
         this.slots = new AtomicReferenceArray<>(n);
         this.mask = n - 1;
+    }
+
+    /** The slot count of a direct-mapped table asked to hold {@code size}: a power of two, at least 16. */
+    static int slotCount(int size) {
+        return Integer.highestOneBit(Math.max(16, size - 1) << 1);
     }
 
     T intern(T value) {

@@ -39,7 +39,7 @@ final class TextParts {
 
     /** {@code size} is rounded up to a power of two. */
     TextParts(int size) {
-        int n = Integer.highestOneBit(Math.max(16, size - 1) << 1);
+        int n = InternTable.slotCount(size);
         this.slots = new AtomicReferenceArray<>(n);
         this.mask = n - 1;
     }
