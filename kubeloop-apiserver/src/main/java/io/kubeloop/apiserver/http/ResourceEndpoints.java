@@ -213,16 +213,23 @@ final class ResourceEndpoints {
             responses.object(exchange, 200, tables.object(exchange, q, type, served(type, stored)));
             return;
         }
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream(1024);
+        writeServed(body, type, stored, servedApiVersion(type));
+        responses.raw(exchange, 200, body.toByteArray(), Responses.JSON, null);
+    }
+
+    /**
+     * Writes {@code stored} as {@link #served} gives it, from its cached serialization: as stored, or with
+     * {@code apiVersionField} (what {@link #servedApiVersion} gives for {@code type}) in place of its apiVersion.
+     */
+    private void writeServed(OutputStream out, ResourceType type, ObjectNode stored, byte[] apiVersionField)
+            throws IOException {
         SerializedObject object = serialized.of(stored);
-        byte[] body;
         if (servedAsStored(type, stored)) {
-            body = object.bytes();
+            object.writeTo(out);
         } else {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(object.bytes().length + 16);
-            object.writeTo(out, servedApiVersion(type));
-            body = out.toByteArray();
+            object.writeTo(out, apiVersionField);
         }
-        responses.raw(exchange, 200, body, Responses.JSON, null);
     }
 
     private void list(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
@@ -307,8 +314,7 @@ final class ResourceEndpoints {
         ObjectNode head = listTree(type, result, continueToken);
         head.remove("items");
         byte[] headBytes = json.writeValueAsBytes(head);
-        byte[] customApiVersion = crds != null && crds.isCustom(type)
-                ? SerializedObject.field(json, "apiVersion", type.gvk().apiVersion()) : null;
+        byte[] customApiVersion = crds != null && crds.isCustom(type) ? servedApiVersion(type) : null;
         try (OutputStream out = new java.io.BufferedOutputStream(exchange.getResponseBody(), 64 * 1024)) {
             out.write(headBytes, 0, headBytes.length - 1);
             out.write(ITEMS_START);
@@ -320,7 +326,7 @@ final class ResourceEndpoints {
                 if (customApiVersion == null) {
                     serialized.of(item).writeListItemTo(out);
                 } else {
-                    serialized.of(item).writeTo(out, customApiVersion);
+                    writeServed(out, type, item, customApiVersion);
                 }
                 first = false;
             }
@@ -582,13 +588,8 @@ final class ResourceEndpoints {
      */
     private void writeStoredEvent(OutputStream out, ResourceType type, StoreEvent event, byte[] apiVersionField)
             throws IOException {
-        SerializedObject object = serialized.of(event.object());
         out.write(EVENT_PREFIXES.get(event.type()));
-        if (servedAsStored(type, event.object())) {
-            object.writeTo(out);
-        } else {
-            object.writeTo(out, apiVersionField);
-        }
+        writeServed(out, type, event.object(), apiVersionField);
         out.write(EVENT_END);
         out.flush();
     }

@@ -85,11 +85,6 @@ final class SerializedObject {
         return java.util.Arrays.copyOfRange(object, 1, object.length - 1);
     }
 
-    /** The object as stored. Shared: never change it. */
-    byte[] bytes() {
-        return bytes;
-    }
-
     /** Writes the object as stored. */
     void writeTo(OutputStream out) throws IOException {
         out.write(bytes);
