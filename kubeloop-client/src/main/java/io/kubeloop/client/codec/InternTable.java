@@ -24,6 +24,11 @@ final class InternTable<T> {
         this.mask = n - 1;
     }
 
+    /** The slot of hash {@code h}: the one place both intern methods compute it, so they always agree. */
+    private int slot(int h) {
+        return (h ^ (h >>> 16)) & mask;
+    }
+
     /** The slot count of a direct-mapped table asked to hold {@code size}: a power of two, at least 16. */
     static int slotCount(int size) {
         return Integer.highestOneBit(Math.max(16, size - 1) << 1);
@@ -44,7 +49,7 @@ final class InternTable<T> {
         for (int k = offset, end = offset + length; k < end; k++) {
             h = 31 * h + chars[k]; // String.hashCode's definition, so both intern methods find the same slot
         }
-        int i = (h ^ (h >>> 16)) & mask;
+        int i = slot(h);
         if (slots.getPlain(i) instanceof String current && current.length() == length && current.hashCode() == h
                 && sameChars(current, chars, offset)) {
             return current;
@@ -73,7 +78,7 @@ final class InternTable<T> {
             return null;
         }
         int h = value.hashCode();
-        int i = (h ^ (h >>> 16)) & mask;
+        int i = slot(h);
         T current = slots.getPlain(i);
         if (current == value) {
             return current;
