@@ -11,6 +11,7 @@ import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The naive reference: kubeloop's client lists every pod in one request into a map, then one thread applies the
@@ -22,20 +23,21 @@ import java.util.concurrent.ConcurrentHashMap;
 final class BaselineInformer implements InformerUnderTest {
 
     private final Map<String, Pod> cache = new ConcurrentHashMap<>();
-    private final Decoding decoding;
+    /** Called in {@link #start}: the first use of {@code Decoding} builds its mappers, part of the timed start. */
+    private final Supplier<Decoding> decoding;
     private KubernetesClient client;
     private volatile boolean synced;
     private volatile Watch<Pod> watch;
     private Thread thread;
 
-    BaselineInformer(Decoding decoding) {
+    BaselineInformer(Supplier<Decoding> decoding) {
         this.decoding = decoding;
     }
 
     @Override
     public void start(String url, Deliveries deliveries) {
         client = KubernetesClient.create(ClientConfig.builder().server(url).build());
-        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding);
+        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding.get());
         thread = Thread.ofPlatform().name("baseline-informer").daemon().start(() -> {
             ListPage<Pod> list = pods.list();
             for (Pod pod : list.items()) {

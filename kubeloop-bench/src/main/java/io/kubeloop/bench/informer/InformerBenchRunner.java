@@ -110,10 +110,10 @@ public final class InformerBenchRunner {
 
     static InformerUnderTest create(String runner) {
         return switch (runner) {
-            case "baseline" -> new BaselineInformer(Decoding.standard());
-            case "baseline-compact" -> new BaselineInformer(Decoding.compact());
-            case "baseline-nomf" -> new BaselineInformer(Decoding.standard().withoutManagedFields());
-            case "baseline-compact-nomf" -> new BaselineInformer(Decoding.compact().withoutManagedFields());
+            case "baseline" -> new BaselineInformer(() -> Decoding.standard());
+            case "baseline-compact" -> new BaselineInformer(() -> Decoding.compact());
+            case "baseline-nomf" -> new BaselineInformer(() -> Decoding.standard().withoutManagedFields());
+            case "baseline-compact-nomf" -> new BaselineInformer(() -> Decoding.compact().withoutManagedFields());
             case "fabric8" -> new Fabric8Informer();
             case "client-java" -> new ClientJavaInformer();
             default -> KubeloopInformer.variant(runner);

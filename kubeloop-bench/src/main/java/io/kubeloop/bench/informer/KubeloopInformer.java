@@ -9,6 +9,7 @@ import io.kubeloop.informer.ResourceEventHandler;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.Transforms;
 import io.kubeloop.informer.reflector.ListerWatchers;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -26,13 +27,14 @@ import java.util.function.UnaryOperator;
  */
 final class KubeloopInformer implements InformerUnderTest {
 
-    private final Decoding decoding;
+    /** Called in {@link #start}: the first use of {@code Decoding} builds its mappers, part of the timed start. */
+    private final Supplier<Decoding> decoding;
     private final UnaryOperator<Pod> transform;
     private final boolean coalesce;
     private KubernetesClient client;
     private SharedIndexInformer<Pod> informer;
 
-    private KubeloopInformer(Decoding decoding, UnaryOperator<Pod> transform, boolean coalesce) {
+    private KubeloopInformer(Supplier<Decoding> decoding, UnaryOperator<Pod> transform, boolean coalesce) {
         this.decoding = decoding;
         this.transform = transform;
         this.coalesce = coalesce;
@@ -40,12 +42,13 @@ final class KubeloopInformer implements InformerUnderTest {
 
     static InformerUnderTest variant(String runner) {
         return switch (runner) {
-            case "kubeloop" -> new KubeloopInformer(Decoding.standard(), null, true);
-            case "kubeloop-strip" -> new KubeloopInformer(Decoding.standard(), Transforms.stripManagedFields(), true);
-            case "kubeloop-compact" -> new KubeloopInformer(Decoding.compact(), null, true);
-            case "kubeloop-lean" -> new KubeloopInformer(Decoding.compact().withoutManagedFields(), null, true);
-            case "kubeloop-exact" -> new KubeloopInformer(Decoding.standard(), null, false);
-            case "kubeloop-lean-exact" -> new KubeloopInformer(Decoding.compact().withoutManagedFields(), null, false);
+            case "kubeloop" -> new KubeloopInformer(() -> Decoding.standard(), null, true);
+            case "kubeloop-strip" ->
+                    new KubeloopInformer(() -> Decoding.standard(), Transforms.stripManagedFields(), true);
+            case "kubeloop-compact" -> new KubeloopInformer(() -> Decoding.compact(), null, true);
+            case "kubeloop-lean" -> new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, true);
+            case "kubeloop-exact" -> new KubeloopInformer(() -> Decoding.standard(), null, false);
+            case "kubeloop-lean-exact" -> new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
             default -> throw new IllegalArgumentException("unknown runner " + runner + ": baseline[-compact][-nomf], "
                     + "fabric8, client-java, kubeloop[-strip|-compact|-lean|-exact|-lean-exact]");
         };
@@ -54,7 +57,7 @@ final class KubeloopInformer implements InformerUnderTest {
     @Override
     public void start(String url, Deliveries deliveries) {
         client = KubernetesClient.create(ClientConfig.builder().server(url).build());
-        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding);
+        ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding.get());
         SharedIndexInformer.Builder<Pod> builder = SharedIndexInformer.builder(ListerWatchers.forClient(pods), Pod.class)
                 .name("bench-pods")
                 .coalesceUpdates(coalesce);
