@@ -44,7 +44,13 @@ final class Tls {
 
     private Tls() {}
 
+    /** The context, made at its first use ({@link DeferredSslContext}): a plain-HTTP client never sets up TLS. */
     static SSLContext context(List<X509Certificate> authorities, boolean insecure, String tlsServerName,
+            Supplier<Optional<ClientKey>> clientKey) {
+        return new DeferredSslContext(() -> create(authorities, insecure, tlsServerName, clientKey));
+    }
+
+    private static SSLContext create(List<X509Certificate> authorities, boolean insecure, String tlsServerName,
             Supplier<Optional<ClientKey>> clientKey) {
         try {
             TrustManager trust = insecure ? new TrustAll() : pkix(authorities, tlsServerName);
@@ -53,7 +59,7 @@ final class Tls {
                     null);
             return context;
         } catch (GeneralSecurityException | java.io.IOException e) {
-            throw new ConfigException("cannot set up TLS: " + e.getClass().getSimpleName());
+            throw new IllegalStateException("cannot set up TLS: " + e.getClass().getSimpleName());
         }
     }
 
