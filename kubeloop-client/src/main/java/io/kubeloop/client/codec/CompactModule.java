@@ -92,6 +92,9 @@ final class CompactModule {
             @Override
             public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config,
                     BeanDescription.Supplier bean, ValueDeserializer<?> deserializer) {
+                if (deserializer instanceof DeferredBeans.Deferred) {
+                    return deserializer; // the real one is wrapped when it is built
+                }
                 Class<?> type = bean.getBeanClass();
                 MethodHandle[] handles = type == FieldsV1.class ? null : additionalProperties(type);
                 if (handles == null) {

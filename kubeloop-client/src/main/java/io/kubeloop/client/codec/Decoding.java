@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Objects;
+import java.util.Set;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
@@ -37,23 +38,30 @@ public final class Decoding {
     private static final InternTable<String> STRINGS = new InternTable<>(1 << 16);
     private static final TextParts VALUES = new TextParts(1 << 13);
     private static final TextParts TREES = new TextParts(1 << 14);
-    /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once. */
+    /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once, when first asked. */
     private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),
         new Decoding(true, false), new Decoding(true, true)};
 
     private final boolean compact;
     private final boolean skipManagedFields;
-    private final JsonMapper mapper;
+    /** Built by the first {@link #mapper()}: a cold JVM pays a good part of a second per mapper, and most use one. */
+    private volatile JsonMapper mapper;
 
     private Decoding(boolean compact, boolean skipManagedFields) {
         this.compact = compact;
         this.skipManagedFields = skipManagedFields;
+    }
+
+    private JsonMapper build() {
         JsonMapper.Builder builder = JsonMapper.builder()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // A reader finds its deserializer when it first reads, not when it is made: every ResourceClient
                 // (each inNamespace, withDecoding, ...) makes readers, and building a deserializer graph such as
                 // Pod's costs a cold JVM a good fraction of a second, for readers that may never read.
-                .disable(DeserializationFeature.EAGER_DESERIALIZER_FETCH);
+                .disable(DeserializationFeature.EAGER_DESERIALIZER_FETCH)
+                // Likewise each model class's deserializer is built when a value of it is first read. Registered
+                // first, so that the modules below, which handle FieldsV1 themselves, are asked before it.
+                .addModule(DeferredBeans.module(Set.of(FieldsV1.class)));
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
         } else {
@@ -63,7 +71,7 @@ public final class Decoding {
         if (skipManagedFields) {
             builder.addMixIn(ObjectMeta.class, SkipManagedFields.class);
         }
-        this.mapper = builder.build();
+        return builder.build();
     }
 
     /**
@@ -102,7 +110,17 @@ public final class Decoding {
      * leave managedFields out of what it writes.
      */
     public JsonMapper mapper() {
-        return mapper;
+        JsonMapper m = mapper;
+        if (m == null) {
+            synchronized (this) {
+                m = mapper;
+                if (m == null) {
+                    m = build();
+                    mapper = m;
+                }
+            }
+        }
+        return m;
     }
 
     @Override
