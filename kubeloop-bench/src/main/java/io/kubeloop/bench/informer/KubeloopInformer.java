@@ -48,7 +48,8 @@ final class KubeloopInformer implements InformerUnderTest {
             case "kubeloop-compact" -> new KubeloopInformer(() -> Decoding.compact(), null, true);
             case "kubeloop-lean" -> new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, true);
             case "kubeloop-exact" -> new KubeloopInformer(() -> Decoding.standard(), null, false);
-            case "kubeloop-lean-exact" -> new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
+            case "kubeloop-lean-exact" ->
+                    new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
             default -> throw new IllegalArgumentException("unknown runner " + runner + ": baseline[-compact][-nomf], "
                     + "fabric8, client-java, kubeloop[-strip|-compact|-lean|-exact|-lean-exact]");
         };

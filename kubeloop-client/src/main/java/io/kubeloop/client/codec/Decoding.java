@@ -44,7 +44,7 @@ public final class Decoding {
 
     private final boolean compact;
     private final boolean skipManagedFields;
-    /** Built by the first {@link #mapper()}: a cold JVM pays a good part of a second per mapper, and most use one. */
+    /** Built by the first {@link #mapper()}: most programs use one or two of the four. */
     private volatile JsonMapper mapper;
 
     private Decoding(boolean compact, boolean skipManagedFields) {
@@ -59,8 +59,9 @@ public final class Decoding {
                 // (each inNamespace, withDecoding, ...) makes readers, and building a deserializer graph such as
                 // Pod's costs a cold JVM a good fraction of a second, for readers that may never read.
                 .disable(DeserializationFeature.EAGER_DESERIALIZER_FETCH)
-                // Likewise each model class's deserializer is built when a value of it is first read. Registered
-                // first, so that the modules below, which handle FieldsV1 themselves, are asked before it.
+                // Likewise each model class's deserializer is built when a value of it is first read. FieldsV1,
+                // which the modules below decode themselves, is left to them (and Jackson asks the modules
+                // registered later first).
                 .addModule(DeferredBeans.module(Set.of(FieldsV1.class)));
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
