@@ -26,6 +26,11 @@ final class InternTable<T> {
 
     /** The slot of hash {@code h}: the one place both intern methods compute it, so they always agree. */
     private int slot(int h) {
+        return slot(h, mask);
+    }
+
+    /** The slot of hash {@code h} in a direct-mapped table of {@code mask + 1} slots (a power of two). */
+    static int slot(int h, int mask) {
         return (h ^ (h >>> 16)) & mask;
     }
 

@@ -53,7 +53,7 @@ final class TextParts {
         byte[] bytes = text.array();
         int length = text.length();
         int h = hash(bytes, length) * 31 + type.hashCode();
-        int i = (h ^ (h >>> 16)) & mask;
+        int i = InternTable.slot(h, mask);
         Entry e = slots.getPlain(i);
         if (e != null && e.hash == h && e.type == type && Arrays.equals(e.json, 0, e.json.length, bytes, 0, length)) {
             return e.value;
