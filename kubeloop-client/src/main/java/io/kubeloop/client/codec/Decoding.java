@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Objects;
 import java.util.Set;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
@@ -53,7 +54,9 @@ public final class Decoding {
     }
 
     private JsonMapper build() {
-        JsonMapper.Builder builder = JsonMapper.builder()
+        // Every parser reads through a RawInput, so parts keep the text they arrived in (see JsonText).
+        JsonMapper.Builder builder = JsonMapper.builder(
+                        JsonFactory.builder().inputDecorator(RawInput.DECORATOR).build())
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // A reader finds its deserializer when it first reads, not when it is made: every ResourceClient
                 // (each inNamespace, withDecoding, ...) makes readers, and building a deserializer graph such as
