@@ -12,8 +12,10 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.BeanProperty;
 import tools.jackson.databind.DeserializationConfig;
 import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.JavaType;
 import tools.jackson.databind.KeyDeserializer;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.deser.ValueDeserializerModifier;
@@ -128,25 +130,30 @@ final class CompactModule {
 
     /**
      * {get, set} pairs of the class's List and Map properties (besides additionalProperties): fabric8 initializes
-     * each List to an empty ArrayList, which stays when the JSON lacks the property.
+     * each List to an empty ArrayList, which stays when the JSON lacks the property. Found from the declared
+     * fields and their accessors' names ({@code _continue} has {@code getContinue}), never from
+     * {@code getMethods()}: listing a model class's methods loads its builder and fluent classes.
      */
     private static MethodHandle[][] listProperties(Class<?> type) {
         List<MethodHandle[]> pairs = new java.util.ArrayList<>();
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-        for (java.lang.reflect.Method m : type.getMethods()) {
-            Class<?> kind = m.getReturnType();
-            if (m.getParameterCount() != 0 || kind != List.class && kind != Map.class || !m.getName().startsWith("get")
-                    || m.getName().equals("getAdditionalProperties")) {
+        for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+            Class<?> kind = f.getType();
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || kind != List.class && kind != Map.class
+                    || f.getName().equals("additionalProperties")) {
                 continue;
             }
+            String name = f.getName().startsWith("_") ? f.getName().substring(1) : f.getName();
+            String property = Character.toUpperCase(name.charAt(0)) + name.substring(1);
             try {
-                MethodHandle get = lookup.unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
-                MethodHandle set = lookup.findVirtual(type, "set" + m.getName().substring(3),
+                MethodHandle get = lookup.findVirtual(type, "get" + property, MethodType.methodType(kind))
+                        .asType(MethodType.methodType(Object.class, Object.class));
+                MethodHandle set = lookup.findVirtual(type, "set" + property,
                         MethodType.methodType(void.class, kind))
                         .asType(MethodType.methodType(void.class, Object.class, Object.class));
                 pairs.add(new MethodHandle[] {get, set});
             } catch (NoSuchMethodException | IllegalAccessException e) {
-                // a list without a setter is left as it is
+                // a list without a public getter and setter is left as it is
             }
         }
         return pairs.toArray(MethodHandle[][]::new);
@@ -195,6 +202,17 @@ final class CompactModule {
         @Override
         protected ValueDeserializer<?> newDelegatingInstance(ValueDeserializer<?> delegate) {
             return new CompactBean(type, delegate, get, set, lists, values);
+        }
+
+        /**
+         * As {@link DelegatingDeserializer} contextualizes, but the type is made without resolving a model class up
+         * to its interfaces, which would load its builder and fluent classes ({@link ModelBeanDeserializer#javaType}).
+         */
+        @Override
+        public ValueDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property) {
+            JavaType handled = ModelBeanDeserializer.javaType(ctxt.getTypeFactory(), _delegatee.handledType());
+            ValueDeserializer<?> contextual = ctxt.handleSecondaryContextualization(_delegatee, property, handled);
+            return contextual == _delegatee ? this : newDelegatingInstance(contextual);
         }
 
         @Override

@@ -65,7 +65,9 @@ public final class Decoding {
                 // Likewise each model class's deserializer is built when a value of it is first read. FieldsV1,
                 // which the modules below decode themselves, is left to them (and Jackson asks the modules
                 // registered later first).
-                .addModule(DeferredBeans.module(Set.of(FieldsV1.class)));
+                .addModule(DeferredBeans.module(Set.of(FieldsV1.class)))
+                // ... and made from the model class's fields, without Jackson's introspection of its methods.
+                .addModule(ModelBeans.module(Set.of(FieldsV1.class)));
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
         } else {

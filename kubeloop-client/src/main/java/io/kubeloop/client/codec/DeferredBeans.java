@@ -69,6 +69,11 @@ final class DeferredBeans extends Deserializers.Base {
         return new Deferred(type, null);
     }
 
+    /** Whether this thread is asking Jackson for {@code type}'s own deserializer (through {@link Deferred}). */
+    static boolean building(JavaType type) {
+        return type.equals(BUILDING.get());
+    }
+
     @Override
     public boolean hasDeserializerFor(DeserializationConfig config, Class<?> valueType) {
         return false;
