@@ -44,8 +44,12 @@ final class DeferredBeans extends Deserializers.Base {
 
     /** The module; register it before any module that deserializes one of {@code excluded} itself. */
     static JacksonModule module(Set<Class<?>> excluded) {
-        DeferredBeans deserializers = new DeferredBeans(excluded);
-        return new SimpleModule("kubeloop-deferred-beans") {
+        return moduleOf("kubeloop-deferred-beans", new DeferredBeans(excluded));
+    }
+
+    /** A module that adds {@code deserializers} (Jackson asks the modules registered later first). */
+    static JacksonModule moduleOf(String name, Deserializers deserializers) {
+        return new SimpleModule(name) {
             @Override
             public void setupModule(SetupContext context) {
                 super.setupModule(context);

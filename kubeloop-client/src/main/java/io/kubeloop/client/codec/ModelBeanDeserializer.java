@@ -199,27 +199,17 @@ final class ModelBeanDeserializer extends ValueDeserializer<Object> {
         return types.constructType(type);
     }
 
-    /** A property: its JSON name, its field (for its declared type) and its setter, as (Object, Object)void. */
+    /** A property: its field (for its declared type) and its setter, as (Object, Object)void. */
     static final class Property {
-        private final String name;
         private final Field field;
         private final MethodHandle set;
         private volatile ValueDeserializer<Object> values;
         /** Set with {@link #values} when the type needs one (polymorphic types), else null. */
         private volatile TypeDeserializer types;
 
-        Property(String name, Field field, MethodHandle set) {
-            this.name = name;
+        Property(Field field, MethodHandle set) {
             this.field = field;
             this.set = set;
-        }
-
-        String name() {
-            return name;
-        }
-
-        Field field() {
-            return field;
         }
 
         /** As Jackson's setter properties do (a null the deserializer makes counts as JSON null). */

@@ -23,7 +23,6 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.deser.Deserializers;
-import tools.jackson.databind.module.SimpleModule;
 
 /**
  * Deserializers for fabric8's generated model classes, made from the classes' fields instead of Jackson's bean
@@ -64,14 +63,7 @@ final class ModelBeans extends Deserializers.Base {
      * that deserializes one of {@code excluded} itself.
      */
     static JacksonModule module(Set<Class<?>> excluded) {
-        ModelBeans deserializers = new ModelBeans(excluded);
-        return new SimpleModule("kubeloop-model-beans") {
-            @Override
-            public void setupModule(SetupContext context) {
-                super.setupModule(context);
-                context.addDeserializers(deserializers);
-            }
-        };
+        return DeferredBeans.moduleOf("kubeloop-model-beans", new ModelBeans(excluded));
     }
 
     @Override
@@ -165,7 +157,7 @@ final class ModelBeans extends Deserializers.Base {
                         MethodType.methodType(void.class, field.getType()))
                         .asType(MethodType.methodType(void.class, Object.class, Object.class));
                 if (ignored.contains(json)
-                        || properties.put(json, new ModelBeanDeserializer.Property(json, field, set)) != null) {
+                        || properties.put(json, new ModelBeanDeserializer.Property(field, set)) != null) {
                     return Optional.empty();
                 }
             }
