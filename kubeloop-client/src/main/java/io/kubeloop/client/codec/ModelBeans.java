@@ -37,7 +37,9 @@ import tools.jackson.databind.deser.Deserializers;
  * writes, every instance field either a {@code @JsonProperty} with a public setter of its type or the
  * {@code @JsonIgnore}d {@code additionalProperties} behind {@code setAdditionalProperty(String, Object)}, and no
  * mix-in or config override in the mapper. Everything else, and any value that is not a JSON object, is left to
- * Jackson. {@code ModelBeansTest} decodes, for every class of the fabric8 model on the class path that is taken,
+ * Jackson. Methods' annotations are never read (listing methods is what loads the builders): that the generated
+ * setters and the any-setter carry nothing the fields do not say is what {@code ModelBeansTest} checks, for the
+ * fabric8 version kubeloop is built with: it decodes, for every model class on the class path that is taken,
  * objects with every property set, with unknown properties and with nulls, and compares with plain Jackson.
  *
  * <p>Invariant: a value decodes to what Jackson's bean deserializer would give (same objects, same errors and
