@@ -34,7 +34,7 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             return (FieldsV1) ctxt.handleUnexpectedToken(FieldsV1.class, p);
         }
-        return (FieldsV1) trees.share(FieldsV1.class, p, CompactFieldsV1::build);
+        return (FieldsV1) trees.share(FieldsV1.class, p, null, (json, unused) -> build(json));
     }
 
     /** A tree not in the table: its FieldsV1 keeps the text itself, nothing is parsed; {} is the shared empty map. */

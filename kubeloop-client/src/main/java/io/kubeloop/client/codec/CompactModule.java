@@ -188,6 +188,8 @@ final class CompactModule {
         private final MethodHandle set;
         private final MethodHandle[][] lists;
         private final TextParts values;
+        /** {@link #decodePart}, made once: a method reference made per call would be allocated per part. */
+        private final TextParts.Decoder<DeserializationContext> parts = this::decodePart;
 
         CompactBean(Class<?> type, ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set,
                 MethodHandle[][] lists, TextParts values) {
@@ -220,12 +222,15 @@ final class CompactModule {
             if (values == null || p.currentToken() == JsonToken.PROPERTY_NAME) {
                 return compact(super.deserialize(p, ctxt)); // mid-object (after buffering): no text to share
             }
-            return values.share(type, p, json -> {
-                try (JsonParser part = ctxt.tokenStreamFactory().createParser(ctxt, json)) {
-                    part.nextToken();
-                    return compact(super.deserialize(part, ctxt));
-                }
-            });
+            return values.share(type, p, ctxt, parts);
+        }
+
+        /** A part not seen before, from its text. */
+        private Object decodePart(byte[] json, DeserializationContext ctxt) {
+            try (JsonParser part = ctxt.tokenStreamFactory().createParser(ctxt, json)) {
+                part.nextToken();
+                return compact(super.deserialize(part, ctxt));
+            }
         }
 
         private Object compact(Object bean) {

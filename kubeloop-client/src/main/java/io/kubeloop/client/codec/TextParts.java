@@ -23,10 +23,14 @@ import tools.jackson.core.JsonParser;
  */
 final class TextParts {
 
-    /** How to decode a part from its JSON text (an array the decoded part may keep: it is never changed). */
+    /**
+     * How to decode a part from its JSON text (an array the decoded part may keep: it is never changed), with the
+     * context the caller passed to {@link #share}: passing it, rather than capturing it in a lambda, keeps a share
+     * that finds its part from allocating anything.
+     */
     @FunctionalInterface
-    interface Decoder {
-        Object decode(byte[] json);
+    interface Decoder<C> {
+        Object decode(byte[] json, C context);
     }
 
     private record Entry(Class<?> type, byte[] json, int hash, Object value) {
@@ -46,9 +50,10 @@ final class TextParts {
 
     /**
      * The part of class {@code type} at the parser's current token: a shared instance for text seen before, else
-     * {@code decoder}'s result for the text, which is remembered. Leaves {@code p} on the part's last token.
+     * {@code decoder}'s result for the text and {@code context}, which is remembered. Leaves {@code p} on the part's
+     * last token.
      */
-    Object share(Class<?> type, JsonParser p, Decoder decoder) {
+    <C> Object share(Class<?> type, JsonParser p, C context, Decoder<? super C> decoder) {
         JsonText.Capture text = JsonText.capture(p);
         byte[] bytes = text.array();
         int length = text.length();
@@ -60,7 +65,7 @@ final class TextParts {
         }
         // Copied before decoding: decoding the part may share nested parts, which reuses this thread's buffer.
         byte[] json = Arrays.copyOf(bytes, length);
-        Object value = decoder.decode(json);
+        Object value = decoder.decode(json, context);
         slots.setRelease(i, new Entry(type, json, h, value));
         return value;
     }
