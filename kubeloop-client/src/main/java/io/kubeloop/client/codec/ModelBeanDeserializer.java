@@ -58,6 +58,16 @@ final class ModelBeanDeserializer extends ValueDeserializer<Object> {
         this.any = any;
     }
 
+    /**
+     * This deserializer with {@code names} as its ignored names instead of the class's own, as a mix-in's
+     * {@code @JsonIgnoreProperties} overrides the class's: they are skipped, a known property among them too.
+     */
+    ModelBeanDeserializer ignoring(Set<String> names) {
+        Map<String, Property> kept = new java.util.HashMap<>(properties);
+        kept.keySet().removeAll(names);
+        return new ModelBeanDeserializer(type, create, kept, Set.copyOf(names), any);
+    }
+
     @Override
     public Object deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
         String name;

@@ -35,12 +35,13 @@ import tools.jackson.databind.deser.Deserializers;
  * <p>Only classes of the generated shape are taken (see {@link #analyze}): public, concrete, not generic, directly
  * extending Object, with a public no-argument constructor, no Jackson class annotations but the ones the generator
  * writes, every instance field either a {@code @JsonProperty} with a public setter of its type or the
- * {@code @JsonIgnore}d {@code additionalProperties} behind {@code setAdditionalProperty(String, Object)}, and no
- * mix-in or config override in the mapper. Everything else, and any value that is not a JSON object, is left to
- * Jackson. Methods' annotations are never read (listing methods is what loads the builders): that the generated
- * setters and the any-setter carry nothing the fields do not say is what {@code ModelBeansTest} checks, for the
- * fabric8 version kubeloop is built with: it decodes, for every model class on the class path that is taken,
- * objects with every property set, with unknown properties and with nulls, and compares with plain Jackson.
+ * {@code @JsonIgnore}d {@code additionalProperties} behind {@code setAdditionalProperty(String, Object)}, no
+ * config override in the mapper, and no mix-in but one that only ignores names (which are then skipped).
+ * Everything else, and any value that is not a JSON object, is left to Jackson. Methods' annotations are never
+ * read (listing methods is what loads the builders): that the generated setters and the any-setter carry nothing
+ * the fields do not say is what {@code ModelBeansTest} checks, for the fabric8 version kubeloop is built with: it
+ * decodes, for every model class on the class path that is taken, objects with every property set, with unknown
+ * properties and with nulls, and compares with plain Jackson.
  *
  * <p>Invariant: a value decodes to what Jackson's bean deserializer would give (same objects, same errors and
  * paths); only the cost of getting there differs.
@@ -55,6 +56,8 @@ final class ModelBeans extends Deserializers.Base {
     private final Set<Class<?>> excluded;
     /** One deserializer per class and mapper (Jackson never caches them: see {@link ModelBeanDeserializer}). */
     private final Map<Class<?>, Optional<ModelBeanDeserializer>> beans = new ConcurrentHashMap<>();
+    /** The same for classes with an ignoring mix-in (the mapper's mix-ins never change). */
+    private final Map<Class<?>, Optional<ModelBeanDeserializer>> mixedBeans = new ConcurrentHashMap<>();
 
     private ModelBeans(Set<Class<?>> excluded) {
         this.excluded = excluded;
@@ -78,10 +81,32 @@ final class ModelBeans extends Deserializers.Base {
         if (DeferredBeans.building(type)) {
             return null; // Jackson builds its own (DeferredBeans answers this lookup)
         }
-        if (config.findMixInClassFor(raw) != null || config.findConfigOverride(raw) != null) {
+        if (config.findConfigOverride(raw) != null) {
             return null;
         }
-        return beans.computeIfAbsent(raw, ModelBeans::analyze).orElse(null);
+        Class<?> mixIn = config.findMixInClassFor(raw);
+        if (mixIn == null) {
+            return beans.computeIfAbsent(raw, ModelBeans::analyze).orElse(null);
+        }
+        Set<String> ignored = ignorals(mixIn);
+        return ignored == null ? null
+                : mixedBeans.computeIfAbsent(raw, c -> analyze(c).map(d -> d.ignoring(ignored))).orElse(null);
+    }
+
+    /**
+     * The names a mix-in that only says {@code @JsonIgnoreProperties} (such as {@code withoutManagedFields()}'s on
+     * {@code ObjectMeta}) ignores; null for any other mix-in, which is left to Jackson.
+     */
+    private static Set<String> ignorals(Class<?> mixIn) {
+        if (mixIn.getSuperclass() != Object.class || mixIn.getInterfaces().length != 0
+                || mixIn.getDeclaredFields().length != 0 || mixIn.getDeclaredMethods().length != 0) {
+            return null;
+        }
+        Annotation[] annotations = mixIn.getDeclaredAnnotations();
+        if (annotations.length != 1 || !(annotations[0] instanceof JsonIgnoreProperties i) || i.allowSetters()) {
+            return null;
+        }
+        return Set.of(i.value());
     }
 
     @Override

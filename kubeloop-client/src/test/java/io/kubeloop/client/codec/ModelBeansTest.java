@@ -139,6 +139,26 @@ class ModelBeansTest {
     }
 
     @Test
+    void skippingManagedFieldsDecodesAsJacksonWithTheSameMixIn() {
+        JsonMapper skipping = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .addMixIn(ObjectMeta.class, SkipManagedFields.class).build();
+        for (Class<?> root : List.of(Pod.class, ObjectMeta.class, io.fabric8.kubernetes.api.model.PodList.class)) {
+            byte[] json = new ModelJson(false, true, 4).of(root).toString().getBytes(StandardCharsets.UTF_8);
+            assertThat(new String(json, StandardCharsets.UTF_8)).contains("\"managedFields\"");
+            Object expected = outcome(() -> skipping.readValue(json, root));
+            for (Decoding decoding : DECODINGS) {
+                assertThat(outcome(() -> decoding.withoutManagedFields().mapper().readValue(json, root)))
+                        .as("%s, %s", root.getSimpleName(), decoding).isEqualTo(expected);
+            }
+        }
+    }
+
+    /** What {@code Decoding.withoutManagedFields()} mixes into ObjectMeta. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = {"managedFields"}, ignoreUnknown = true)
+    private abstract static class SkipManagedFields {
+    }
+
+    @Test
     void readingWithAViewDecodesAsJacksonDoes() {
         String json = "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"nodeName\":\"n\"},\"x\":1}";
         Object expected = outcome(() -> JACKSON.readerWithView(String.class).forType(Pod.class).readValue(json));
