@@ -131,7 +131,7 @@ final class CompactModule {
     /**
      * {get, set} pairs of the class's List and Map properties (besides additionalProperties): fabric8 initializes
      * each List to an empty ArrayList, which stays when the JSON lacks the property. Found from the declared
-     * fields and their accessors' names ({@code _continue} has {@code getContinue}), never from
+     * fields and their accessors' names ({@link ModelBeans#accessorSuffix}), never from
      * {@code getMethods()}: listing a model class's methods loads its builder and fluent classes.
      */
     private static MethodHandle[][] listProperties(Class<?> type) {
@@ -143,8 +143,7 @@ final class CompactModule {
                     || f.getName().equals("additionalProperties")) {
                 continue;
             }
-            String name = f.getName().startsWith("_") ? f.getName().substring(1) : f.getName();
-            String property = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            String property = ModelBeans.accessorSuffix(f);
             try {
                 MethodHandle get = lookup.findVirtual(type, "get" + property, MethodType.methodType(kind))
                         .asType(MethodType.methodType(Object.class, Object.class));

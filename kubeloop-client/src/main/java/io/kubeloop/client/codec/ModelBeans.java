@@ -178,9 +178,7 @@ final class ModelBeans extends Deserializers.Base {
                     return Optional.empty();
                 }
                 String json = name.value().isEmpty() ? field.getName() : name.value();
-                String java = field.getName().startsWith("_") ? field.getName().substring(1) : field.getName();
-                MethodHandle set = lookup.findVirtual(type,
-                        "set" + Character.toUpperCase(java.charAt(0)) + java.substring(1),
+                MethodHandle set = lookup.findVirtual(type, "set" + accessorSuffix(field),
                         MethodType.methodType(void.class, field.getType()))
                         .asType(MethodType.methodType(void.class, Object.class, Object.class));
                 if (ignored.contains(json)
@@ -195,6 +193,15 @@ final class ModelBeans extends Deserializers.Base {
         } catch (NoSuchMethodException | IllegalAccessException | SecurityException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * What the generator puts after {@code get}/{@code set} for a field: its name capitalized, without a leading
+     * underscore (the field {@code _continue} has {@code setContinue}).
+     */
+    static String accessorSuffix(Field field) {
+        String name = field.getName().startsWith("_") ? field.getName().substring(1) : field.getName();
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
     private static boolean isJackson(Annotation a) {

@@ -65,11 +65,11 @@ class ModelBeansTest {
         for (Class<?> type : taken) {
             for (ModelJson shape : shapes) {
                 byte[] json = shape.of(type).toString().getBytes(StandardCharsets.UTF_8);
-                Object expected = outcome(() -> JACKSON.readValue(json, type));
+                Object expected = JACKSON.readValue(json, type);
+                String expectedJson = JACKSON.writeValueAsString(expected);
                 for (Decoding decoding : DECODINGS) {
                     Object decoded = decoding.mapper().readValue(new ByteArrayInputStream(json), type);
-                    if (!outcome(() -> decoding.mapper().readValue(new ByteArrayInputStream(json), type))
-                            .equals(expected) || !decoded.equals(JACKSON.readValue(json, type))) {
+                    if (!decoded.equals(expected) || !JACKSON.writeValueAsString(decoded).equals(expectedJson)) {
                         different.add(type.getName() + " (" + decoding + ")");
                     }
                 }
