@@ -16,7 +16,7 @@ import io.kubeloop.apiserver.tls.Kubeconfig;
 import io.kubeloop.apiserver.tls.SecretFiles;
 import io.kubeloop.apiserver.tls.ServerTls;
 import io.kubeloop.model.ResourceRegistry;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.apiserver.ApiClient.Watch;
 import io.kubeloop.apiserver.fault.Failure;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.apiserver.fault.Failure;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.apiserver.ApiClient.Watch;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -2,7 +2,7 @@ package io.kubeloop.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadFactory;

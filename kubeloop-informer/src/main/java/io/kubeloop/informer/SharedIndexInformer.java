@@ -14,7 +14,7 @@ import io.kubeloop.informer.reflector.ListerWatcher;
 import io.kubeloop.informer.reflector.Reflector;
 import io.kubeloop.informer.reflector.ReflectorStatus;
 import io.kubeloop.informer.reflector.WatchErrorHandler;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

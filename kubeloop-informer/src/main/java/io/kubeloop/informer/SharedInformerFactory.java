@@ -9,7 +9,7 @@ import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.model.selector.FieldSelector;
 import io.kubeloop.model.selector.LabelSelector;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

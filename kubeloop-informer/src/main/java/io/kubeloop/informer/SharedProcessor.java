@@ -1,6 +1,6 @@
 package io.kubeloop.informer;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

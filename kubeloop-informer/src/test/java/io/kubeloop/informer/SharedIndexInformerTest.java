@@ -13,7 +13,7 @@ import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.testing.ApiErrors;
 import io.kubeloop.informer.testing.FakeSource;
 import io.kubeloop.informer.reflector.Backoff;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

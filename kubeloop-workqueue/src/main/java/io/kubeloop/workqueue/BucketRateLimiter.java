@@ -1,5 +1,7 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.clock.Clock;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;

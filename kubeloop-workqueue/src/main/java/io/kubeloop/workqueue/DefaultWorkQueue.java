@@ -1,5 +1,7 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.clock.Clock;
+
 import static io.kubeloop.workqueue.QueueNode.NEW;
 import static io.kubeloop.workqueue.QueueNode.PROCESSING;
 import static io.kubeloop.workqueue.QueueNode.PROCESSING_DIRTY;

@@ -1,5 +1,7 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.clock.Clock;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;

@@ -1,5 +1,8 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.clock.FakeClock;
+import io.kubeloop.clock.Clock;
+
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

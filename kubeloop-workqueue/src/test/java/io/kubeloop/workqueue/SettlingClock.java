@@ -1,5 +1,8 @@
 package io.kubeloop.workqueue;
 
+import io.kubeloop.clock.FakeClock;
+import io.kubeloop.clock.Clock;
+
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;

@@ -11,7 +11,7 @@ import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import io.kubeloop.model.Statuses.FieldError;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

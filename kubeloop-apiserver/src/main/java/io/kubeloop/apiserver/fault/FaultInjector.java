@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InterruptedIOException;

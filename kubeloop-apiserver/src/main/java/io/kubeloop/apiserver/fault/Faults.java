@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.fault;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;

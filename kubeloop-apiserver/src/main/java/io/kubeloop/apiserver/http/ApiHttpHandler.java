@@ -10,7 +10,7 @@ import io.kubeloop.apiserver.rbac.AccessControl;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.io.IOException;

@@ -26,7 +26,7 @@ import io.kubeloop.model.selector.FieldSelector;
 import io.kubeloop.model.selector.LabelSelector;
 import io.kubeloop.model.selector.SelectableFields;
 import io.kubeloop.model.selector.SelectorParseException;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -5,7 +5,7 @@ import io.kubeloop.apiserver.table.TableOptions;
 import io.kubeloop.apiserver.table.Tables;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;

@@ -7,7 +7,7 @@ import io.kubeloop.apiserver.storage.Preconditions;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.kubeloop.apiserver.storage.StoreEvent;
 import io.kubeloop.apiserver.storage.StoreWatch;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueue;
 import java.time.Duration;

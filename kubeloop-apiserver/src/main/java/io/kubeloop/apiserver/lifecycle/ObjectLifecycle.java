@@ -11,7 +11,7 @@ import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

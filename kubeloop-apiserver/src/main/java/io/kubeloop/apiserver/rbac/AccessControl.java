@@ -8,7 +8,7 @@ import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

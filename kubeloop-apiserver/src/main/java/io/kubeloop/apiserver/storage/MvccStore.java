@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.Objects;
 
 /** Configures an in-memory {@link Store}. Start at {@link Store#builder()}. */

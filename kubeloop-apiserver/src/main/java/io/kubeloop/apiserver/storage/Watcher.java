@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.storage;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;

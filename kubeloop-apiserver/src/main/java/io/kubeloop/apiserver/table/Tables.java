@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.table;
 
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

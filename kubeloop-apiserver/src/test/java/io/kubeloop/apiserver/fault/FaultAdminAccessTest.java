@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.kubeloop.apiserver.auth.RequestUser;
 import io.kubeloop.apiserver.auth.UserInfo;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

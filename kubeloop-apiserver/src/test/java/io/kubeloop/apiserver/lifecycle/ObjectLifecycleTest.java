@@ -9,7 +9,7 @@ import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
 import io.kubeloop.apiserver.storage.StoreWatch;
 import io.kubeloop.model.ResourceRegistry;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;

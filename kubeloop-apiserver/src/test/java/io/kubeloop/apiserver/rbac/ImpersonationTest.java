@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kubeloop.apiserver.auth.UserInfo;
 import io.kubeloop.apiserver.storage.StorageKey;
 import io.kubeloop.apiserver.storage.Store;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

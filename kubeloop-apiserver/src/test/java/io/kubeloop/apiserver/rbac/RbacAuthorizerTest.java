@@ -144,7 +144,7 @@ class RbacAuthorizerTest {
 
     @Test
     void theBootstrapPolicyGrantsDiscoveryAndSelfReviewsToAuthenticatedUsers() {
-        BootstrapPolicy.install(store, io.kubeloop.workqueue.Clock.system());
+        BootstrapPolicy.install(store, io.kubeloop.clock.Clock.system());
         UserInfo alice = user("alice", "system:authenticated");
         for (String path : List.of("/api", "/api/v1", "/apis", "/apis/apps/v1", "/version", "/healthz",
                 "/openapi/v3", "/openapi/v3/apis/apps/v1")) {

@@ -13,7 +13,7 @@ import static io.kubeloop.apiserver.storage.TestObjects.withReplicas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -6,7 +6,7 @@ import io.kubeloop.informer.cache.KeyFunc;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.reflector.ListerWatcher;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

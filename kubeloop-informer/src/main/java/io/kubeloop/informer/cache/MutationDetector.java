@@ -1,7 +1,7 @@
 package io.kubeloop.informer.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KeyFunc;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.reflector.ReflectorStore;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.kubeloop.informer.reflector;
 
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import java.util.random.RandomGenerator;
 
 /**

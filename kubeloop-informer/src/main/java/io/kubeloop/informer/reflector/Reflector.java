@@ -8,7 +8,7 @@ import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchIdleTimeoutException;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

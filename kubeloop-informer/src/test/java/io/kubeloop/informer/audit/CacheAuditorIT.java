@@ -26,7 +26,7 @@ import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.testing.CountingListerWatcher;
 import io.kubeloop.model.WatchEventType;
-import io.kubeloop.workqueue.Clock;
+import io.kubeloop.clock.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;

@@ -12,7 +12,7 @@ import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.ServiceUnavailableException;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.testing.ApiErrors;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.informer.fifo.FifoFixtures.Known;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

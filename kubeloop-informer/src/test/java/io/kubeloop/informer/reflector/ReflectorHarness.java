@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.informer.testing.FakeSource;
-import io.kubeloop.workqueue.FakeClock;
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;

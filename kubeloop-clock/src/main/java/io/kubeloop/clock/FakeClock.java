@@ -1,4 +1,4 @@
-package io.kubeloop.workqueue;
+package io.kubeloop.clock;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <pre>{@code
  * FakeClock clock = new FakeClock();
- * DelayingQueue<String> queue = WorkQueue.<String>builder().clock(clock).buildDelaying();
+ * DelayingQueue<String> queue = WorkQueue.<String>builder().clock(clock).buildDelaying() // io.kubeloop.workqueue;
  * queue.addAfter("a", Duration.ofSeconds(10));
  * await().until(clock::hasWaiters);
  * clock.step(Duration.ofSeconds(10));

@@ -1,4 +1,4 @@
-package io.kubeloop.workqueue;
+package io.kubeloop.clock;
 
 import java.time.Instant;
 import java.util.concurrent.locks.Condition;
