@@ -3,12 +3,12 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpsServer;
-import io.kubeloop.apiserver.auth.Authentication;
-import io.kubeloop.apiserver.auth.RequestUser;
-import io.kubeloop.apiserver.auth.StaticTokens;
-import io.kubeloop.apiserver.auth.UserInfo;
-import io.kubeloop.apiserver.tls.IssuedCertificate;
-import io.kubeloop.apiserver.tls.ServerTls;
+import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.auth.RequestUser;
+import io.kubeloop.apiserver.internal.auth.StaticTokens;
+import io.kubeloop.apiserver.internal.auth.UserInfo;
+import io.kubeloop.apiserver.internal.tls.IssuedCertificate;
+import io.kubeloop.apiserver.internal.tls.ServerTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -2,10 +2,10 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.protobuf.Envelope;
-import io.kubeloop.apiserver.protobuf.ProtobufCodec;
-import io.kubeloop.apiserver.protobuf.ProtobufSupport;
-import io.kubeloop.apiserver.protobuf.WireReader;
+import io.kubeloop.apiserver.internal.protobuf.Envelope;
+import io.kubeloop.apiserver.internal.protobuf.ProtobufCodec;
+import io.kubeloop.apiserver.internal.protobuf.ProtobufSupport;
+import io.kubeloop.apiserver.internal.protobuf.WireReader;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;

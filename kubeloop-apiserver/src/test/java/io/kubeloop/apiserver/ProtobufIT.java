@@ -4,9 +4,9 @@ import static io.kubeloop.apiserver.ProtobufClient.PROTOBUF;
 import static io.kubeloop.apiserver.ProtobufClient.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.protobuf.Envelope;
-import io.kubeloop.apiserver.protobuf.ProtoWriter;
-import io.kubeloop.apiserver.protobuf.WireReader;
+import io.kubeloop.apiserver.internal.protobuf.Envelope;
+import io.kubeloop.apiserver.internal.protobuf.ProtoWriter;
+import io.kubeloop.apiserver.internal.protobuf.WireReader;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.protobuf.ProtoWriter;
+import io.kubeloop.apiserver.internal.protobuf.ProtoWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;

@@ -2,10 +2,10 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.auth.Authentication;
-import io.kubeloop.apiserver.auth.StaticTokens;
-import io.kubeloop.apiserver.tls.CertificateAuthority;
-import io.kubeloop.apiserver.tls.ServerTls;
+import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.auth.StaticTokens;
+import io.kubeloop.apiserver.internal.tls.CertificateAuthority;
+import io.kubeloop.apiserver.internal.tls.ServerTls;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;

@@ -2,7 +2,7 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.protobuf.ProtobufSupport;
+import io.kubeloop.apiserver.internal.protobuf.ProtobufSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;

@@ -1,8 +1,8 @@
 package io.kubeloop.cli;
 
-import io.kubeloop.apiserver.tls.CertificateAuthority;
-import io.kubeloop.apiserver.tls.Kubeconfig;
-import io.kubeloop.apiserver.tls.SecretFiles;
+import io.kubeloop.apiserver.internal.tls.CertificateAuthority;
+import io.kubeloop.apiserver.internal.tls.Kubeconfig;
+import io.kubeloop.apiserver.internal.tls.SecretFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.kubeloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.protobuf.ProtobufSupport;
+import io.kubeloop.apiserver.internal.protobuf.ProtobufSupport;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;

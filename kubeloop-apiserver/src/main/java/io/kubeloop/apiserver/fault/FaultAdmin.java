@@ -2,8 +2,8 @@ package io.kubeloop.apiserver.fault;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.Status;
-import io.kubeloop.apiserver.auth.RequestUser;
-import io.kubeloop.apiserver.auth.UserInfo;
+import io.kubeloop.apiserver.internal.auth.RequestUser;
+import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.io.IOException;

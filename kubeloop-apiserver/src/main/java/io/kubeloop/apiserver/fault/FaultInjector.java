@@ -1,6 +1,6 @@
 package io.kubeloop.apiserver.fault;
 
-import io.kubeloop.apiserver.exchange.ExchangeAttributes;
+import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;

@@ -3,8 +3,8 @@ package io.kubeloop.apiserver.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.kubeloop.apiserver.auth.RequestUser;
-import io.kubeloop.apiserver.auth.UserInfo;
+import io.kubeloop.apiserver.internal.auth.RequestUser;
+import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.clock.Clock;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,0 +1,18 @@
+package io.kubeloop.apiserver.internal.crd;
+
+import io.fabric8.kubernetes.api.model.Status;
+
+/** Ends a write that {@link CustomResources} refuses, with the kube-apiserver {@code Status} to answer. */
+public final class RejectedException extends RuntimeException {
+
+    private final transient Status status;
+
+    RejectedException(Status status) {
+        super(status.getMessage(), null, false, false);
+        this.status = status;
+    }
+
+    public Status status() {
+        return status;
+    }
+}
