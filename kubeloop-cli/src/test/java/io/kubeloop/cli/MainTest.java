@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,20 @@ class MainTest {
                 .startsWith("kubeloop 0.")
                 .doesNotContain("${project.version}")
                 .contains("Java " + Runtime.version().feature());
+    }
+
+    @Test
+    void versionNamesTheCommitKubeloopWasBuiltFrom() throws Exception {
+        // What git says of this checkout now; the build ran in the same checkout moments ago.
+        String head = GitHead.of(Path.of("").toAbsolutePath().getParent());
+        assertThat(Main.run("version")).isZero();
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed).doesNotContain("${");
+        if (head == null) {
+            assertThat(printed).contains("(commit unknown;");
+        } else {
+            assertThat(printed).containsPattern("\\(commit " + head + "( with uncommitted changes)?; Java ");
+        }
     }
 
     @Test

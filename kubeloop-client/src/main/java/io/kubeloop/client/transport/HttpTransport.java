@@ -2,6 +2,7 @@ package io.kubeloop.client.transport;
 
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.KubernetesApiException;
+import io.kubeloop.client.internal.BuildInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -19,7 +20,7 @@ import java.util.Objects;
  * <ol>
  *   <li>take a token from the client-side {@link RateLimiter} (the wait is recorded as
  *       {@code rest_client_rate_limiter_duration_seconds});</li>
- *   <li>send with {@code User-Agent: kubeloop/<version>}, {@code Accept: application/json} and the
+ *   <li>send with {@code User-Agent: kubeloop/<version> (<os>/<arch>) kubeloop/<commit>}, {@code Accept: application/json} and the
  *       {@code Authorization} header the configuration's credentials give for this request;</li>
  *   <li>record {@code rest_client_requests_total} and {@code rest_client_request_duration_seconds} (until the
  *       answer's headers);</li>
@@ -81,7 +82,7 @@ public final class HttpTransport implements AutoCloseable {
         this.retryPolicy = b.retryPolicy;
         this.metrics = b.metrics;
         this.ticker = b.ticker;
-        this.userAgent = "kubeloop/" + version();
+        this.userAgent = BuildInfo.userAgent();
     }
 
     public static Builder builder(ClientConfig config) {
@@ -93,7 +94,10 @@ public final class HttpTransport implements AutoCloseable {
         return config;
     }
 
-    /** {@code kubeloop/<version>}: the jar's implementation version, else {@code kubeloop/dev}. */
+    /**
+     * client-go's form, naming the version and the commit kubeloop was built from:
+     * {@code kubeloop/0.1.0 (linux/amd64) kubeloop/1be69f6} ({@code kubeloop/unknown} when built outside git).
+     */
     public String userAgent() {
         return userAgent;
     }
@@ -233,11 +237,6 @@ public final class HttpTransport implements AutoCloseable {
         } catch (IOException e) {
             return new byte[0]; // a truncated error body still gives the code; fromResponse says it was empty
         }
-    }
-
-    private static String version() {
-        String v = HttpTransport.class.getPackage().getImplementationVersion();
-        return v == null || v.isBlank() ? "dev" : v;
     }
 
     /**
