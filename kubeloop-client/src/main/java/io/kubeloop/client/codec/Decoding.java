@@ -2,6 +2,7 @@ package io.kubeloop.client.codec;
 
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.kubeloop.client.internal.JacksonVersionCheck;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Objects;
 import java.util.Set;
@@ -54,6 +55,7 @@ public final class Decoding {
     }
 
     private JsonMapper build() {
+        JacksonVersionCheck.verify(); // a clear message, not a NoSuchMethodError from a mixed Jackson
         // Every parser reads through a RawInput, so parts keep the text they arrived in (see JsonText).
         JsonMapper.Builder builder = JsonMapper.builder(
                         JsonFactory.builder().inputDecorator(RawInput.DECORATOR).build())

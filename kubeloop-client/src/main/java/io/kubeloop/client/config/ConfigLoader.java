@@ -1,5 +1,6 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.client.internal.JacksonVersionCheck;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,6 +61,7 @@ public final class ConfigLoader {
      * @throws ConfigException if none is found (the message lists where it looked), or the one found is bad
      */
     public ClientConfig autodetect() {
+        JacksonVersionCheck.verify(); // before the YAML mapper: a clear message, not a NoSuchMethodError
         List<Path> files = defaultFiles();
         if (!files.isEmpty()) {
             return resolve(Kubeconfig.load(files), null);
@@ -79,6 +81,7 @@ public final class ConfigLoader {
      * @param context      the context to use, or null for the current context
      */
     public ClientConfig kubeconfig(Path explicitFile, String context) {
+        JacksonVersionCheck.verify();
         List<Path> files;
         if (explicitFile != null) {
             if (!Files.isRegularFile(explicitFile)) {

@@ -3,6 +3,7 @@ package io.kubeloop.client.transport;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.internal.BuildInfo;
+import io.kubeloop.client.internal.JacksonVersionCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -67,6 +68,7 @@ public final class HttpTransport implements AutoCloseable {
     private final String userAgent;
 
     private HttpTransport(Builder b) {
+        JacksonVersionCheck.verify(); // requests and error bodies go through Jackson: fail here, clearly
         this.config = b.config;
         boolean tls = "https".equalsIgnoreCase(config.server().getScheme());
         this.http = config.httpClientBuilder()
