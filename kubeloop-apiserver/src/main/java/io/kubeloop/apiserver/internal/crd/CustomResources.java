@@ -5,15 +5,14 @@ import io.kubeloop.apiserver.internal.storage.Preconditions;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.table.PrinterColumn;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.GroupVersionResource;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
-import io.kubeloop.model.Statuses;
 import io.kubeloop.model.Statuses.FieldError;
-import io.kubeloop.clock.Clock;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
+import io.kubeloop.model.Statuses;
+import io.kubeloop.model.Timestamps;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -331,7 +330,7 @@ public final class CustomResources {
     /** A condition, keeping its lastTransitionTime when its status did not change. */
     private ObjectNode condition(JsonNode oldStatus, String type, boolean ok, String reason, String message) {
         String status = ok ? "True" : "False";
-        String since = DateTimeFormatter.ISO_INSTANT.format(clock.now().truncatedTo(ChronoUnit.SECONDS));
+        String since = Timestamps.format(clock.now());
         for (JsonNode c : oldStatus.path("conditions")) {
             if (c.path("type").asString("").equals(type) && c.path("status").asString("").equals(status)) {
                 since = c.path("lastTransitionTime").asString(since);

@@ -1,11 +1,10 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.model.Statuses;
 import io.kubeloop.model.Statuses.FieldError;
+import io.kubeloop.model.Statuses;
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -27,11 +26,6 @@ final class ObjectRules {
     private static final String GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
     private ObjectRules() {}
-
-    /** RFC 3339 to the second, UTC: {@code 2025-01-01T00:00:00Z}. */
-    static String timestamp(Instant now) {
-        return DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
-    }
 
     /**
      * Prepares a new object for storage: apiVersion/kind, namespace, a generated name, uid,
@@ -56,7 +50,7 @@ final class ObjectRules {
         validateName(type, name);
         meta.remove("resourceVersion");
         meta.put("uid", UUID.randomUUID().toString());
-        meta.put("creationTimestamp", timestamp(now));
+        meta.put("creationTimestamp", Timestamps.format(now));
         meta.put("generation", 1L); // a long, as prepareUpdate writes it, so equal objects compare equal
         meta.remove("deletionTimestamp");
         meta.remove("deletionGracePeriodSeconds");

@@ -8,6 +8,7 @@ import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,14 +97,14 @@ final class Deletion {
                     }
                     Instant started = Meta.deletionTimestamp(current);
                     Instant base = started == null ? clock.now() : started.minusSeconds(existing);
-                    meta.put("deletionTimestamp", Meta.timestamp(base.plusSeconds(requested)));
+                    meta.put("deletionTimestamp", Timestamps.format(base.plusSeconds(requested)));
                     meta.put("deletionGracePeriodSeconds", requested);
                     graceful = true;
                     lastGrace = requested;
                 }
             } else {
                 long period = podGracePeriod(current, requested);
-                meta.put("deletionTimestamp", Meta.timestamp(clock.now().plusSeconds(period)));
+                meta.put("deletionTimestamp", Timestamps.format(clock.now().plusSeconds(period)));
                 meta.put("deletionGracePeriodSeconds", period);
                 bumpGeneration(meta);
                 graceful = true;
@@ -193,11 +194,11 @@ final class Deletion {
         Instant now = clock.now();
         if (!Meta.deleting(object)) {
             bumpGeneration(meta);
-            meta.put("deletionTimestamp", Meta.timestamp(now));
+            meta.put("deletionTimestamp", Timestamps.format(now));
         } else {
             Instant set = Meta.deletionTimestamp(object);
             if (set != null && set.isAfter(now)) {
-                meta.put("deletionTimestamp", Meta.timestamp(now));
+                meta.put("deletionTimestamp", Timestamps.format(now));
             }
         }
         meta.put("deletionGracePeriodSeconds", 0L);
@@ -219,7 +220,7 @@ final class Deletion {
             return store.guaranteedUpdate(key, options.preconditions(), current -> {
                 ObjectNode meta = Meta.metadataForWrite(current);
                 if (!Meta.deleting(current)) {
-                    meta.put("deletionTimestamp", Meta.timestamp(clock.now()));
+                    meta.put("deletionTimestamp", Timestamps.format(clock.now()));
                 }
                 JsonNode status = current.get("status");
                 (status instanceof ObjectNode s ? s : current.putObject("status")).put("phase", "Terminating");

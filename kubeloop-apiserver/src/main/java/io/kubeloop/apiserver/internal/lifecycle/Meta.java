@@ -2,10 +2,9 @@ package io.kubeloop.apiserver.internal.lifecycle;
 
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.model.ResourceType;
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -57,7 +56,7 @@ final class Meta {
             return null;
         }
         try {
-            return Instant.parse(ts.asString());
+            return Timestamps.parse(ts.asString());
         } catch (DateTimeParseException e) {
             return null;
         }
@@ -163,8 +162,4 @@ final class Meta {
         return StorageKey.clusterScoped("", "namespaces", namespace);
     }
 
-    /** RFC 3339 to the second, UTC, as kube-apiserver writes timestamps. */
-    static String timestamp(Instant instant) {
-        return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
-    }
 }

@@ -102,7 +102,7 @@ final class BuiltinSchemas {
     private static SchemaType containerLike(String name) {
         return SchemaType.struct(name)
                 .mergeList("ports", "containerPort", CONTAINER_PORT, "containerPort", "protocol")
-                .modify("ports", m -> m.withKeyDefault("protocol", Json.NODES.stringNode("TCP")))
+                .modify("ports", m -> m.withKeyDefault("protocol", JsonValues.NODES.stringNode("TCP")))
                 .atomicList("envFrom", ENV_FROM_SOURCE)
                 .mergeList("env", "name", ENV_VAR)
                 .object("resources", RESOURCE_REQUIREMENTS)
@@ -245,7 +245,7 @@ final class BuiltinSchemas {
     static final SchemaType SERVICE = kind("Service")
             .object("spec", SchemaType.struct("ServiceSpec")
                     .mergeList("ports", "port", SchemaType.struct("ServicePort"), "port", "protocol")
-                    .modify("ports", m -> m.withKeyDefault("protocol", Json.NODES.stringNode("TCP")))
+                    .modify("ports", m -> m.withKeyDefault("protocol", JsonValues.NODES.stringNode("TCP")))
                     .atomicObject("selector", SchemaType.mapOf("selector", FieldMeta.DEDUCED))
                     .object("sessionAffinityConfig", SchemaType.struct("SessionAffinityConfig")))
             .object("status", SchemaType.struct("ServiceStatus")

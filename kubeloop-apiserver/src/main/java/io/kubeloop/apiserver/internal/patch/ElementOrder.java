@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * server.
  *
  * <p>Items are compared by merge key value for lists of maps ({@code mergeKey} non-null) and by value for lists
- * of primitives, with Go's {@code ==} ({@link Json#sameValue}).
+ * of primitives, with Go's {@code ==} ({@link JsonValues#sameValue}).
  */
 final class ElementOrder {
 
@@ -28,10 +28,10 @@ final class ElementOrder {
         if (mergeKey == null) {
             Set<Object> in = new HashSet<>();
             for (JsonNode v : by) {
-                in.add(Json.scalarKey(v));
+                in.add(JsonValues.scalarKey(v));
             }
             for (JsonNode v : merged) {
-                (in.contains(Json.scalarKey(v)) ? present : serverOnly).add(v);
+                (in.contains(JsonValues.scalarKey(v)) ? present : serverOnly).add(v);
             }
         } else {
             for (JsonNode v : merged) {
@@ -42,7 +42,7 @@ final class ElementOrder {
                         throw PatchException.unknown("value for key " + by.indexOf(o) + " is not a map.");
                     }
                     JsonNode ok = o.get(mergeKey);
-                    if (ok != null && Json.sameValue(ok, key)) {
+                    if (ok != null && JsonValues.sameValue(ok, key)) {
                         found = true;
                         break;
                     }
@@ -56,7 +56,7 @@ final class ElementOrder {
     /** The merge key value of a list item, failing as upstream does when it is not a map or lacks the key. */
     static JsonNode mergeKeyOf(JsonNode item, String mergeKey) {
         if (!item.isObject()) {
-            throw PatchException.unknown("expected a map[string]interface {}, but received a " + Json.goTypeName(item));
+            throw PatchException.unknown("expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
         }
         JsonNode key = item.get(mergeKey);
         if (key == null) {
@@ -66,7 +66,7 @@ final class ElementOrder {
     }
 
     static PatchException noMergeKey(JsonNode item, String mergeKey) {
-        return PatchException.unknown("map: " + Json.go(item) + " does not contain declared merge key: " + mergeKey);
+        return PatchException.unknown("map: " + JsonValues.go(item) + " does not contain declared merge key: " + mergeKey);
     }
 
     /**
@@ -134,7 +134,7 @@ final class ElementOrder {
         JsonNode wanted = maps ? keyOrNull(item, mergeKey) : item;
         for (int i = 0; i < list.size(); i++) {
             JsonNode candidate = maps ? keyOrNull(list.get(i), mergeKey) : list.get(i);
-            if (Json.sameValue(wanted, candidate)) {
+            if (JsonValues.sameValue(wanted, candidate)) {
                 return i;
             }
         }

@@ -20,14 +20,14 @@ import tools.jackson.databind.node.ObjectNode;
 record FieldPath(int kind, String text, JsonNode value) implements Comparable<FieldPath> {
 
     static FieldPath field(String name) {
-        return new FieldPath(0, "f:" + name, Json.NODES.stringNode(name));
+        return new FieldPath(0, "f:" + name, JsonValues.NODES.stringNode(name));
     }
 
     /** A list item named by its key fields; {@code keys} is re-ordered by field name. */
     static FieldPath key(ObjectNode keys) {
         List<String> names = new ArrayList<>(keys.propertyNames());
         names.sort(null);
-        ObjectNode sorted = Json.object();
+        ObjectNode sorted = JsonValues.object();
         for (String n : names) {
             sorted.set(n, keys.get(n));
         }
@@ -39,7 +39,7 @@ record FieldPath(int kind, String text, JsonNode value) implements Comparable<Fi
     }
 
     static FieldPath index(int i) {
-        return new FieldPath(3, "i:" + i, Json.NODES.numberNode(i));
+        return new FieldPath(3, "i:" + i, JsonValues.NODES.numberNode(i));
     }
 
     /** Parses a FieldsV1 key other than {@code "."}; {@code null} if it is not one. */
@@ -124,7 +124,7 @@ record FieldPath(int kind, String text, JsonNode value) implements Comparable<Fi
             case 0 -> a.decimalValue().compareTo(b.decimalValue());
             case 1 -> a.stringValue().compareTo(b.stringValue());
             case 2 -> Boolean.compare(a.booleanValue(), b.booleanValue());
-            default -> Json.canonical(a).compareTo(Json.canonical(b));
+            default -> JsonValues.canonical(a).compareTo(JsonValues.canonical(b));
         };
     };
 

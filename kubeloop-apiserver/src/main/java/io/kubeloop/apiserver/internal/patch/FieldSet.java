@@ -72,9 +72,9 @@ final class FieldSet {
     }
 
     private static ObjectNode encode(Node node, boolean self) {
-        ObjectNode out = Json.object();
+        ObjectNode out = JsonValues.object();
         if (self && node.member && !node.children.isEmpty()) {
-            out.set(".", Json.object());
+            out.set(".", JsonValues.object());
         }
         for (Map.Entry<FieldPath, Node> e : node.children.entrySet()) {
             out.set(e.getKey().text(), encode(e.getValue(), true));

@@ -29,9 +29,9 @@ public final class JsonMergePatch {
      */
     public static JsonNode apply(JsonNode target, JsonNode patch) {
         if (patch == null || !patch.isObject()) {
-            return patch == null ? Json.NODES.nullNode() : patch.deepCopy();
+            return patch == null ? JsonValues.NODES.nullNode() : patch.deepCopy();
         }
-        ObjectNode result = target != null && target.isObject() ? (ObjectNode) target.deepCopy() : Json.object();
+        ObjectNode result = target != null && target.isObject() ? (ObjectNode) target.deepCopy() : JsonValues.object();
         mergeInto(result, patch);
         return result;
     }
@@ -44,7 +44,7 @@ public final class JsonMergePatch {
                 result.remove(key);
             } else if (value.isObject()) {
                 JsonNode existing = result.get(key);
-                ObjectNode child = existing != null && existing.isObject() ? (ObjectNode) existing : Json.object();
+                ObjectNode child = existing != null && existing.isObject() ? (ObjectNode) existing : JsonValues.object();
                 mergeInto(child, value);
                 result.set(key, child);
             } else {
@@ -64,9 +64,9 @@ public final class JsonMergePatch {
      */
     public static JsonNode diff(JsonNode original, JsonNode modified) {
         if (original == null || modified == null || !original.isObject() || !modified.isObject()) {
-            return modified == null ? Json.NODES.nullNode() : modified.deepCopy();
+            return modified == null ? JsonValues.NODES.nullNode() : modified.deepCopy();
         }
-        ObjectNode patch = Json.object();
+        ObjectNode patch = JsonValues.object();
         for (Map.Entry<String, JsonNode> e : modified.properties()) {
             JsonNode before = original.get(e.getKey());
             JsonNode after = e.getValue();
@@ -77,7 +77,7 @@ public final class JsonMergePatch {
                 if (!nested.isEmpty()) {
                     patch.set(e.getKey(), nested);
                 }
-            } else if (!Json.jsonEquals(before, after) || before.isNull() != after.isNull()) {
+            } else if (!JsonValues.jsonEquals(before, after) || before.isNull() != after.isNull()) {
                 patch.set(e.getKey(), after.deepCopy());
             }
         }

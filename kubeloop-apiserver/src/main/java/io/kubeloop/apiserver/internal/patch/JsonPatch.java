@@ -55,9 +55,9 @@ public final class JsonPatch {
             throw PatchException.badRequest("The allowed maximum operations in a JSON patch is " + MAX_OPERATIONS
                     + ", got " + patch.size());
         }
-        JsonNode doc = target == null ? Json.NODES.nullNode() : target.deepCopy();
+        JsonNode doc = target == null ? JsonValues.NODES.nullNode() : target.deepCopy();
         for (JsonNode op : patch.values()) {
-            doc = applyOne(doc, op.isNull() ? Json.object() : op);
+            doc = applyOne(doc, op.isNull() ? JsonValues.object() : op);
         }
         return doc;
     }
@@ -249,7 +249,7 @@ public final class JsonPatch {
             throw PatchException.invalid("test operation does not apply: is missing path: " + path);
         }
         JsonNode actual = find(doc, path);
-        if (actual == null || !Json.jsonEquals(actual, value)) {
+        if (actual == null || !JsonValues.jsonEquals(actual, value)) {
             throw PatchException.invalid("testing value " + path + " failed: test failed");
         }
         return doc;

@@ -1,9 +1,8 @@
 package io.kubeloop.apiserver.internal.patch;
 
+import io.kubeloop.model.Timestamps;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -130,7 +129,7 @@ public final class ManagedFields {
         if (nm instanceof ObjectNode o) {
             nextMeta = o;
         } else {
-            nextMeta = Json.object();
+            nextMeta = JsonValues.object();
             next.set("metadata", nextMeta);
         }
         JsonNode sent = nextMeta.remove("managedFields");
@@ -140,7 +139,7 @@ public final class ManagedFields {
 
         Comparison diff = new Comparison();
         try {
-            compare(live == null ? Json.object() : live, next, FieldMeta.plain(schema.root()), new ArrayList<>(),
+            compare(live == null ? JsonValues.object() : live, next, FieldMeta.plain(schema.root()), new ArrayList<>(),
                     false, diff);
         } catch (PatchException e) {
             return; // kube-apiserver: "[SHOULD NOT HAPPEN] failed to update managedFields" and they are dropped
@@ -184,11 +183,11 @@ public final class ManagedFields {
         }
         if (!gained.isEmpty()) {
             own.addAll(gained);
-            ObjectNode entry = Json.object();
+            ObjectNode entry = JsonValues.object();
             entry.put("manager", manager);
             entry.put("operation", "Update");
             entry.put("apiVersion", apiVersion);
-            entry.put("time", DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS)));
+            entry.put("time", Timestamps.format(now));
             entry.put("fieldsType", "FieldsV1");
             entry.set("fieldsV1", own.toFieldsV1());
             if (!subresource.isEmpty()) {
@@ -202,7 +201,7 @@ public final class ManagedFields {
             return;
         }
         out.sort(ServerSideApply::compareEntries);
-        ArrayNode managed = Json.array();
+        ArrayNode managed = JsonValues.array();
         out.forEach(e -> managed.add(e.deepCopy()));
         nextMeta.set("managedFields", managed);
     }

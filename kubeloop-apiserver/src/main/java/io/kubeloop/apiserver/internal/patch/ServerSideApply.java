@@ -1,8 +1,7 @@
 package io.kubeloop.apiserver.internal.patch;
 
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -84,7 +83,7 @@ public final class ServerSideApply {
             throw PatchException.badRequest("error decoding YAML: the apply configuration must be an object");
         }
         JsonNode appliedMeta = applied.get("metadata");
-        if (appliedMeta != null && appliedMeta.isObject() && !Json.isNull(appliedMeta.get("managedFields"))) {
+        if (appliedMeta != null && appliedMeta.isObject() && !JsonValues.isNull(appliedMeta.get("managedFields"))) {
             throw PatchException.badRequest("metadata.managedFields must be nil");
         }
         FieldMeta rootMeta = FieldMeta.plain(schema.root());
@@ -93,7 +92,7 @@ public final class ServerSideApply {
         collect(applied, rootMeta, new ArrayList<>(), newSet);
         newSet.paths().removeAll(SERVER_OWNED);
 
-        ObjectNode base = current != null && current.isObject() ? (ObjectNode) current.deepCopy() : Json.object();
+        ObjectNode base = current != null && current.isObject() ? (ObjectNode) current.deepCopy() : JsonValues.object();
         List<JsonNode> entries = new ArrayList<>();
         JsonNode baseMeta = base.get("metadata");
         if (baseMeta instanceof ObjectNode m) {
@@ -135,7 +134,7 @@ public final class ServerSideApply {
             remove(merged, path, rootMeta);
         }
 
-        ObjectNode entry = Json.object();
+        ObjectNode entry = JsonValues.object();
         entry.put("manager", fieldManager);
         entry.put("operation", "Apply");
         JsonNode apiVersion = applied.get("apiVersion");
@@ -145,7 +144,7 @@ public final class ServerSideApply {
         if (apiVersion != null && apiVersion.isString()) {
             entry.put("apiVersion", apiVersion.stringValue());
         }
-        entry.put("time", DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS)));
+        entry.put("time", Timestamps.format(now));
         entry.put("fieldsType", "FieldsV1");
         entry.set("fieldsV1", newSet.toFieldsV1());
         kept.add(entry);
@@ -156,10 +155,10 @@ public final class ServerSideApply {
         if (meta instanceof ObjectNode m) {
             metadata = m;
         } else {
-            metadata = Json.object();
+            metadata = JsonValues.object();
             merged.set("metadata", metadata);
         }
-        ArrayNode managed = Json.array();
+        ArrayNode managed = JsonValues.array();
         kept.forEach(e -> managed.add(e.deepCopy()));
         metadata.set("managedFields", managed);
         return merged;
@@ -195,7 +194,7 @@ public final class ServerSideApply {
 
     private static long seconds(JsonNode entry) {
         try {
-            return Instant.parse(text(entry, "time")).getEpochSecond();
+            return Timestamps.parse(text(entry, "time")).getEpochSecond();
         } catch (RuntimeException e) {
             return 0;
         }
@@ -254,7 +253,7 @@ public final class ServerSideApply {
         if (!item.isObject()) {
             throw PatchException.invalid(render(path) + ": element " + index + ": associative list with keys has an element that is not a map");
         }
-        ObjectNode key = Json.object();
+        ObjectNode key = JsonValues.object();
         for (String k : meta.listMapKeys()) {
             JsonNode v = item.get(k);
             if (v == null || v.isNull()) {
@@ -310,7 +309,7 @@ public final class ServerSideApply {
 
     private static JsonNode withoutNulls(JsonNode value) {
         if (value.isObject()) {
-            ObjectNode out = Json.object();
+            ObjectNode out = JsonValues.object();
             for (Map.Entry<String, JsonNode> e : value.properties()) {
                 if (!e.getValue().isNull()) {
                     out.set(e.getKey(), withoutNulls(e.getValue()));
@@ -319,7 +318,7 @@ public final class ServerSideApply {
             return out;
         }
         if (value.isArray()) {
-            ArrayNode out = Json.array();
+            ArrayNode out = JsonValues.array();
             value.values().forEach(v -> out.add(withoutNulls(v)));
             return out;
         }
@@ -362,7 +361,7 @@ public final class ServerSideApply {
         int shared = 0;
         FieldPath nextShared = shared < sharedOrder.size() ? sharedOrder.get(shared++) : null;
         Set<FieldPath> mergedRhs = new HashSet<>();
-        ArrayNode out = Json.array();
+        ArrayNode out = JsonValues.array();
         int l = 0;
         int r = 0;
         while (l < lhsPEs.size() || r < rhsPEs.size()) {

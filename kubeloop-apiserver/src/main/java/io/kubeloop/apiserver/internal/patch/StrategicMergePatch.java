@@ -76,7 +76,7 @@ public final class StrategicMergePatch {
             throw PatchException.badRequest("json: cannot unmarshal " + kindName(patch)
                     + " into Go value of type map[string]interface {}");
         }
-        ObjectNode target = original != null && original.isObject() ? (ObjectNode) original.deepCopy() : Json.object();
+        ObjectNode target = original != null && original.isObject() ? (ObjectNode) original.deepCopy() : JsonValues.object();
         return mergeMap(target, entries(patch), schema.root());
     }
 
@@ -102,7 +102,7 @@ public final class StrategicMergePatch {
     }
 
     private static ArrayNode toArray(List<JsonNode> items) {
-        ArrayNode a = Json.array();
+        ArrayNode a = JsonValues.array();
         items.forEach(a::add);
         return a;
     }
@@ -115,7 +115,7 @@ public final class StrategicMergePatch {
         if (directive != null) {
             if (isString(directive, REPLACE)) {
                 patch.remove(DIRECTIVE);
-                ObjectNode replaced = Json.object();
+                ObjectNode replaced = JsonValues.object();
                 for (Map.Entry<String, JsonNode> e : patch.entrySet()) {
                     JsonNode cleaned = clean(e.getValue());
                     if (cleaned != null && !e.getValue().isNull() && !isDirectiveKey(e.getKey())) {
@@ -125,9 +125,9 @@ public final class StrategicMergePatch {
                 return replaced;
             }
             if (isString(directive, DELETE)) {
-                return Json.object();
+                return JsonValues.object();
             }
-            throw PatchException.unknown("unknown patch type: " + Json.go(directive) + " in map: " + goMap(patch));
+            throw PatchException.unknown("unknown patch type: " + JsonValues.go(directive) + " in map: " + goMap(patch));
         }
 
         applyRetainKeys(original, patch);
@@ -146,7 +146,7 @@ public final class StrategicMergePatch {
                 continue;
             }
             JsonNode originalValue = original.get(key);
-            if (originalValue == null || !Json.sameGoType(originalValue, patchValue)) {
+            if (originalValue == null || !JsonValues.sameGoType(originalValue, patchValue)) {
                 if (!deleteList) {
                     setCleaned(original, key, patchValue);
                 }
@@ -187,9 +187,9 @@ public final class StrategicMergePatch {
     }
 
     private static String goMap(Map<String, JsonNode> patch) {
-        ObjectNode o = Json.object();
+        ObjectNode o = JsonValues.object();
         patch.forEach(o::set);
-        return Json.go(o);
+        return JsonValues.go(o);
     }
 
     /**
@@ -203,7 +203,7 @@ public final class StrategicMergePatch {
             if (value.has(DIRECTIVE)) {
                 return null;
             }
-            ObjectNode out = Json.object();
+            ObjectNode out = JsonValues.object();
             for (Map.Entry<String, JsonNode> e : value.properties()) {
                 if (e.getValue().isNull() || isDirectiveKey(e.getKey())) {
                     continue;
@@ -216,7 +216,7 @@ public final class StrategicMergePatch {
             return out;
         }
         if (value.isArray()) {
-            ArrayNode out = Json.array();
+            ArrayNode out = JsonValues.array();
             for (JsonNode item : value.values()) {
                 JsonNode c = item.isNull() ? item.deepCopy() : clean(item);
                 if (c != null) {
@@ -279,7 +279,7 @@ public final class StrategicMergePatch {
             }
             JsonNode order = patch.remove(directiveKey);
             if (!order.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + Json.goTypeName(order));
+                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(order));
             }
             String key = extractKey(directiveKey, SET_ELEMENT_ORDER);
             JsonNode originalList = original.get(key);
@@ -287,10 +287,10 @@ public final class StrategicMergePatch {
             boolean foundPatch = patch.containsKey(key);
             JsonNode patchList = patch.get(key);
             if (foundOriginal && !originalList.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + Json.goTypeName(originalList));
+                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(originalList));
             }
             if (foundPatch && !patchList.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + Json.goTypeName(patchList));
+                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(patchList));
             }
             FieldMeta meta = type.field(key);
             String mergeKey = meta.smpMerge() ? meta.mergeKey() : null;
@@ -347,7 +347,7 @@ public final class StrategicMergePatch {
                 JsonNode value = item.get(mergeKey);
                 for (int i = 0; i < len; ) {
                     JsonNode k = view.get(i).get(mergeKey);
-                    if (k != null && Json.sameValue(k, value)) {
+                    if (k != null && JsonValues.sameValue(k, value)) {
                         for (int j = i; j < len - 1; j++) {
                             view.set(j, view.get(j + 1));
                         }
@@ -370,7 +370,7 @@ public final class StrategicMergePatch {
             boolean found = false;
             for (JsonNode c : current) {
                 JsonNode k = c.get(mergeKey);
-                if (k != null && value != null && Json.sameValue(k, value)) {
+                if (k != null && value != null && JsonValues.sameValue(k, value)) {
                     found = true;
                     break;
                 }
@@ -394,7 +394,7 @@ public final class StrategicMergePatch {
         for (JsonNode item : patchItems) {
             if (mergeKey != null) {
                 if (!item.isObject()) {
-                    throw PatchException.unknown("expected a map[string]interface {}, but received a " + Json.goTypeName(item));
+                    throw PatchException.unknown("expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
                 }
                 if (isString(item.get(DIRECTIVE), DELETE)) {
                     continue;
@@ -411,16 +411,16 @@ public final class StrategicMergePatch {
                 continue;
             }
             boolean equal = mergeKey == null
-                    ? Json.sameValue(item, order.get(o))
-                    : Json.sameValue(ElementOrder.mergeKeyOf(item, mergeKey), ElementOrder.mergeKeyOf(order.get(o), mergeKey));
+                    ? JsonValues.sameValue(item, order.get(o))
+                    : JsonValues.sameValue(ElementOrder.mergeKeyOf(item, mergeKey), ElementOrder.mergeKeyOf(order.get(o), mergeKey));
             if (equal) {
                 p++;
             }
             o++;
         }
         if (p < nonDelete.size() && o >= order.size()) {
-            throw PatchException.unknown("the order in patch list:\n" + Json.go(toArray(patchItems))
-                    + "\n doesn't match " + SET_ELEMENT_ORDER + " list:\n" + Json.go(toArray(order)));
+            throw PatchException.unknown("the order in patch list:\n" + JsonValues.go(toArray(patchItems))
+                    + "\n doesn't match " + SET_ELEMENT_ORDER + " list:\n" + JsonValues.go(toArray(order)));
         }
     }
 
@@ -446,10 +446,10 @@ public final class StrategicMergePatch {
         if (!maps) {
             if (deleteList) {
                 Set<Object> remove = new HashSet<>();
-                patch.forEach(v -> remove.add(Json.scalarKey(v)));
+                patch.forEach(v -> remove.add(JsonValues.scalarKey(v)));
                 List<JsonNode> kept = new ArrayList<>();
                 for (JsonNode v : original) {
-                    if (!remove.contains(Json.scalarKey(v))) {
+                    if (!remove.contains(JsonValues.scalarKey(v))) {
                         kept.add(v);
                     }
                 }
@@ -458,12 +458,12 @@ public final class StrategicMergePatch {
             merged = new ArrayList<>();
             Set<Object> seen = new HashSet<>();
             for (JsonNode v : original) {
-                if (seen.add(Json.scalarKey(v))) {
+                if (seen.add(JsonValues.scalarKey(v))) {
                     merged.add(v);
                 }
             }
             for (JsonNode v : patch) {
-                if (seen.add(Json.scalarKey(v))) {
+                if (seen.add(JsonValues.scalarKey(v))) {
                     merged.add(v.deepCopy());
                 }
             }
@@ -491,7 +491,7 @@ public final class StrategicMergePatch {
                             throw PatchException.unknown("value for key " + i + " is not a map.");
                         }
                         JsonNode k = item.get(mergeKey);
-                        if (k != null && Json.sameValue(k, value)) {
+                        if (k != null && JsonValues.sameValue(k, value)) {
                             server.remove(i);
                         }
                     }
@@ -500,7 +500,7 @@ public final class StrategicMergePatch {
                 } else if (isString(directive, MERGE)) {
                     throw PatchException.unknown("merging lists cannot yet be specified in the patch");
                 } else {
-                    throw PatchException.unknown("unknown patch type: " + Json.go(directive) + " in map: " + Json.go(v));
+                    throw PatchException.unknown("unknown patch type: " + JsonValues.go(directive) + " in map: " + JsonValues.go(v));
                 }
             }
             if (replace) {
@@ -528,7 +528,7 @@ public final class StrategicMergePatch {
                         throw PatchException.unknown("value for key " + i + " is not a map.");
                     }
                     JsonNode k = item.get(mergeKey);
-                    if (k != null && Json.sameValue(k, value)) {
+                    if (k != null && JsonValues.sameValue(k, value)) {
                         found = i;
                         break;
                     }
@@ -562,9 +562,9 @@ public final class StrategicMergePatch {
                         throw new PatchException(PatchException.Kind.INVALID, "lists of lists are not supported",
                                 "lists of lists are not supported");
                     }
-                } else if (!Json.sameGoType(first, v)) {
+                } else if (!JsonValues.sameGoType(first, v)) {
                     throw PatchException.unknown("list element types are not identical: "
-                            + Json.go(toArray(a)) + " " + Json.go(toArray(b)));
+                            + JsonValues.go(toArray(a)) + " " + JsonValues.go(toArray(b)));
                 }
             }
         }

@@ -2,8 +2,8 @@ package io.kubeloop.apiserver.internal.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
+import io.kubeloop.model.Timestamps;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -159,8 +159,8 @@ final class JsonToProto {
                     return out; // Go's zero time: an empty message
                 }
                 try {
-                    OffsetDateTime time = OffsetDateTime.parse(string(value), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-                    out.varint(1, time.toEpochSecond());
+                    Instant time = Timestamps.parse(string(value));
+                    out.varint(1, time.getEpochSecond());
                     out.varint(2, time.getNano());
                 } catch (DateTimeParseException e) {
                     throw new ProtobufException("expected an RFC 3339 time such as 2025-01-01T00:00:00Z");

@@ -2,10 +2,9 @@ package io.kubeloop.apiserver.internal.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.kubeloop.model.Timestamps;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -31,14 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class ProtoToJson {
 
     static final int MAX_DEPTH = 100;
-
-    static final DateTimeFormatter SECONDS =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
-    static final DateTimeFormatter MICROS =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
-    /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the times Go's RFC 3339 JSON can write. */
-    static final long MIN_SECONDS = -62_135_596_800L;
-    static final long MAX_SECONDS = 253_402_300_799L;
 
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     private static final String WATCH_EVENT_OBJECT = "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent.object";
@@ -209,7 +200,7 @@ final class ProtoToJson {
     /** The Go JSON form of a special message, or null when Go writes null (which JSON then omits). */
     private JsonNode special(SpecialMessage special, FieldDescriptor field, WireReader in) {
         return switch (special) {
-            case TIME, MICRO_TIME -> time(in, special == SpecialMessage.MICRO_TIME ? MICROS : SECONDS);
+            case TIME, MICRO_TIME -> time(in, special == SpecialMessage.MICRO_TIME);
             case DURATION -> {
                 long nanos = 0;
                 while (in.next()) {
@@ -253,7 +244,7 @@ final class ProtoToJson {
     }
 
     /** Go's metav1.Time: an empty message is the zero time (JSON null); any field present makes a real time. */
-    private JsonNode time(WireReader in, DateTimeFormatter format) {
+    private JsonNode time(WireReader in, boolean micro) {
         boolean present = false;
         long seconds = 0;
         long nanos = 0;
@@ -273,11 +264,8 @@ final class ProtoToJson {
         }
         try {
             Instant instant = Instant.ofEpochSecond(seconds, nanos);
-            if (instant.getEpochSecond() < MIN_SECONDS || instant.getEpochSecond() > MAX_SECONDS) {
-                throw new ProtobufException("a time is outside the years 1 to 9999");
-            }
-            return nodes.stringNode(format.format(instant));
-        } catch (DateTimeException | ArithmeticException e) {
+            return nodes.stringNode(micro ? Timestamps.formatMicro(instant) : Timestamps.format(instant));
+        } catch (DateTimeException | ArithmeticException | IllegalArgumentException e) {
             throw new ProtobufException("a time is outside the years 1 to 9999");
         }
     }

@@ -3,8 +3,7 @@ package io.kubeloop.apiserver.internal.rbac;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.clock.Clock;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
+import io.kubeloop.model.Timestamps;
 import java.util.List;
 import java.util.UUID;
 import tools.jackson.databind.json.JsonMapper;
@@ -149,7 +148,7 @@ final class BootstrapPolicy {
         ObjectNode meta = o.putObject("metadata");
         meta.put("name", name);
         meta.put("uid", UUID.randomUUID().toString());
-        meta.put("creationTimestamp", DateTimeFormatter.ISO_INSTANT.format(clock.now().truncatedTo(ChronoUnit.SECONDS)));
+        meta.put("creationTimestamp", Timestamps.format(clock.now()));
         meta.putObject("labels").put(LABEL, LABEL_VALUE);
         meta.putObject("annotations").put("rbac.authorization.kubernetes.io/autoupdate", "true");
         return o;

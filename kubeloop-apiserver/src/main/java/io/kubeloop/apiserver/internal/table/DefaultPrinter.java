@@ -1,8 +1,7 @@
 package io.kubeloop.apiserver.internal.table;
 
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -29,6 +28,6 @@ final class DefaultPrinter implements Printer {
         return Row.of(
                 Fields.text(object.path("metadata").get("name")),
                 created == null ? ZERO_TIME
-                        : DateTimeFormatter.ISO_INSTANT.format(created.truncatedTo(ChronoUnit.SECONDS)));
+                        : Timestamps.format(created));
     }
 }

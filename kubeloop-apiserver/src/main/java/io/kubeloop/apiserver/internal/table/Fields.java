@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.internal.table;
 
+import io.kubeloop.model.Timestamps;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import tools.jackson.databind.JsonNode;
 
@@ -39,7 +39,7 @@ final class Fields {
             return null;
         }
         try {
-            return OffsetDateTime.parse(value).toInstant();
+            return Timestamps.parse(value);
         } catch (DateTimeParseException e) {
             return null;
         }

@@ -17,9 +17,9 @@ final class JsonArbitraries {
 
     static Arbitrary<JsonNode> scalars() {
         return Arbitraries.oneOf(
-                Arbitraries.strings().alpha().ofMaxLength(3).map(s -> (JsonNode) Json.NODES.stringNode(s)),
-                Arbitraries.integers().between(-3, 3).map(i -> (JsonNode) Json.NODES.numberNode(i)),
-                Arbitraries.of(true, false).map(b -> (JsonNode) Json.NODES.booleanNode(b)));
+                Arbitraries.strings().alpha().ofMaxLength(3).map(s -> (JsonNode) JsonValues.NODES.stringNode(s)),
+                Arbitraries.integers().between(-3, 3).map(i -> (JsonNode) JsonValues.NODES.numberNode(i)),
+                Arbitraries.of(true, false).map(b -> (JsonNode) JsonValues.NODES.booleanNode(b)));
     }
 
     static Arbitrary<JsonNode> values(int depth) {
@@ -30,7 +30,7 @@ final class JsonArbitraries {
                 net.jqwik.api.Tuple.of(3, scalars()),
                 net.jqwik.api.Tuple.of(2, objects(depth - 1)),
                 net.jqwik.api.Tuple.of(1, values(depth - 1).list().ofMaxSize(3).map(l -> {
-                    var a = Json.array();
+                    var a = JsonValues.array();
                     l.forEach(a::add);
                     return (JsonNode) a;
                 })));
@@ -41,7 +41,7 @@ final class JsonArbitraries {
     }
 
     private static JsonNode toObject(Map<String, JsonNode> m) {
-        ObjectNode o = Json.object();
+        ObjectNode o = JsonValues.object();
         m.forEach((k, v) -> o.set(k, v.deepCopy()));
         return o;
     }

@@ -19,12 +19,12 @@ class JsonMergePatchProperties {
     @Property(tries = 300)
     void applyingTheDiffYieldsTheTarget(@ForAll("documents") JsonNode a, @ForAll("documents") JsonNode b) {
         JsonNode patch = JsonMergePatch.diff(a, b);
-        assertThat(Json.canonical(JsonMergePatch.apply(a, patch))).isEqualTo(Json.canonical(b));
+        assertThat(JsonValues.canonical(JsonMergePatch.apply(a, patch))).isEqualTo(JsonValues.canonical(b));
     }
 
     @Property(tries = 100)
     void applyingAnObjectToItselfChangesNothing(@ForAll("documents") JsonNode a) {
-        assertThat(Json.canonical(JsonMergePatch.apply(a, a))).isEqualTo(Json.canonical(a));
+        assertThat(JsonValues.canonical(JsonMergePatch.apply(a, a))).isEqualTo(JsonValues.canonical(a));
         assertThat(JsonMergePatch.diff(a, a).isEmpty()).isTrue();
     }
 

@@ -47,7 +47,7 @@ class JsonPatchProperties {
     }
 
     private static JsonNode op(String op, String path, JsonNode value) {
-        ObjectNode o = Json.object().put("op", op).put("path", path);
+        ObjectNode o = JsonValues.object().put("op", op).put("path", path);
         if (value != null) {
             o.set("value", value);
         }
@@ -61,9 +61,9 @@ class JsonPatchProperties {
         List<String> parents = objectPointers(doc, "", new ArrayList<>());
         String parent = parents.get(Math.floorMod(pick, parents.size()));
         String path = parent + "/" + escape(key);
-        ArrayNode patch = Json.array().add(op("add", path, value)).add(op("test", path, value));
+        ArrayNode patch = JsonValues.array().add(op("add", path, value)).add(op("test", path, value));
         JsonNode result = JsonPatch.apply(doc, patch);
-        assertThat(Json.jsonEquals(JsonPatch.find(result, Pointer.parse(path)), value)).isTrue();
+        assertThat(JsonValues.jsonEquals(JsonPatch.find(result, Pointer.parse(path)), value)).isTrue();
     }
 
     /** Appending with {@code -} then testing the last index succeeds, and removing it restores the document. */
@@ -72,12 +72,12 @@ class JsonPatchProperties {
             @ForAll("values") JsonNode value) {
         String list = "/" + escape(key);
         ObjectNode base = (ObjectNode) doc.deepCopy();
-        ArrayNode existing = Json.array().add(1).add("x");
+        ArrayNode existing = JsonValues.array().add(1).add("x");
         base.set(key, existing);
-        ArrayNode patch = Json.array()
+        ArrayNode patch = JsonValues.array()
                 .add(op("add", list + "/-", value))
                 .add(op("test", list + "/2", value))
                 .add(op("remove", list + "/2", null));
-        assertThat(Json.canonical(JsonPatch.apply(base, patch))).isEqualTo(Json.canonical(base));
+        assertThat(JsonValues.canonical(JsonPatch.apply(base, patch))).isEqualTo(JsonValues.canonical(base));
     }
 }

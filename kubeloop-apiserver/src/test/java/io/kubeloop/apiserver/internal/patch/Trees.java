@@ -37,7 +37,7 @@ final class Trees {
 
     /** Asserts equal trees, member order ignored, list order significant; shows both on failure. */
     static void assertTree(JsonNode actual, JsonNode expected) {
-        assertThat(Json.canonical(actual)).isEqualTo(Json.canonical(expected));
+        assertThat(JsonValues.canonical(actual)).isEqualTo(JsonValues.canonical(expected));
     }
 
     static void assertTree(JsonNode actual, String expected) {

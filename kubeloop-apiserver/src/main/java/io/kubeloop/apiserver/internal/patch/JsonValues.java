@@ -15,11 +15,11 @@ import tools.jackson.databind.node.ObjectNode;
  * equality the engines need, and Go-style rendering of values for error messages that match
  * kube-apiserver's.
  */
-final class Json {
+final class JsonValues {
 
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private Json() {}
+    private JsonValues() {}
 
     static ObjectNode object() {
         return NODES.objectNode();
