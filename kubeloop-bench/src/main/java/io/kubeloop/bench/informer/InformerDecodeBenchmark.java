@@ -4,7 +4,6 @@ import io.kubeloop.bench.ClientPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.codec.Decoding;
-import io.kubeloop.client.watch.ListDecoder;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchEventDecoder;
 import java.io.ByteArrayInputStream;
@@ -46,7 +45,7 @@ public class InformerDecodeBenchmark {
         byte[] list;
         byte[] events;
         ObjectMapper mapper;
-        ListDecoder<Pod> listDecoder;
+        ListItems<Pod> listDecoder;
         final Pod[] kept = new Pod[PODS];
 
         @Setup(Level.Trial)
@@ -65,7 +64,7 @@ public class InformerDecodeBenchmark {
                 default -> throw new IllegalArgumentException(decoding);
             };
             mapper = d.mapper();
-            listDecoder = ListDecoder.of(Pod.class, mapper);
+            listDecoder = new ListItems<>(Pod.class, mapper);
         }
     }
 
@@ -92,7 +91,7 @@ public class InformerDecodeBenchmark {
         return d.kept;
     }
 
-    private static ListDecoder<Pod> listDecoder(Data d) {
+    private static ListItems<Pod> listDecoder(Data d) {
         return d.listDecoder;
     }
 }

@@ -2,6 +2,7 @@ package io.kubeloop.client.resource;
 
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.errors.NotFoundException;
 import io.kubeloop.client.transport.HttpTransport;
 import io.kubeloop.model.GroupVersionKind;
@@ -64,7 +65,7 @@ public final class ApiDiscovery {
         try {
             list = transport.send("GET", path, null, null, in -> {
                 try {
-                    return Json.MAPPER.readValue(in, APIResourceList.class);
+                    return Decoding.standard().mapper().readValue(in, APIResourceList.class);
                 } catch (JacksonException e) {
                     throw new java.io.IOException("not an APIResourceList: " + e.getOriginalMessage(), e);
                 }

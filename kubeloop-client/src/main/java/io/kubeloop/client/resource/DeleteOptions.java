@@ -1,5 +1,6 @@
 package io.kubeloop.client.resource;
 
+import io.kubeloop.client.codec.Decoding;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -70,7 +71,7 @@ public record DeleteOptions(Propagation propagation, Long gracePeriodSeconds, St
 
     /** The {@code meta.k8s.io/v1 DeleteOptions} body. */
     ObjectNode toJson(boolean dryRunAll) {
-        ObjectNode body = Json.MAPPER.createObjectNode();
+        ObjectNode body = Decoding.standard().mapper().createObjectNode();
         body.put("kind", "DeleteOptions");
         body.put("apiVersion", "v1");
         if (propagation != null) {

@@ -63,7 +63,7 @@ public final class ResourceClient<T extends HasMetadata> {
     private final Decoding decoding;
     /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
     private final ObjectReader itemReader;
-    private static final ObjectReader LIST_META_READER = Json.MAPPER.readerFor(ListMeta.class)
+    private static final ObjectReader LIST_META_READER = Decoding.standard().mapper().readerFor(ListMeta.class)
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
@@ -275,7 +275,7 @@ public final class ResourceClient<T extends HasMetadata> {
     public T create(T object) {
         String ns = writeNamespace(object);
         return transport.send("POST", collectionPath(ns) + writeQuery(), "application/json",
-                Json.MAPPER.writeValueAsBytes(object), this::readObject);
+                Decoding.standard().mapper().writeValueAsBytes(object), this::readObject);
     }
 
     /**
@@ -326,7 +326,7 @@ public final class ResourceClient<T extends HasMetadata> {
      * precondition is a {@code ConflictException}, a missing object a {@code NotFoundException}.
      */
     public Optional<T> delete(String name, DeleteOptions options) {
-        byte[] body = Json.MAPPER.writeValueAsBytes(options.toJson(dryRun));
+        byte[] body = Decoding.standard().mapper().writeValueAsBytes(options.toJson(dryRun));
         return transport.send("DELETE", objectPath(requireNamespace("delete"), name, ""), "application/json",
                 body, this::readObjectOrStatus);
     }
@@ -339,7 +339,7 @@ public final class ResourceClient<T extends HasMetadata> {
         Query q = new Query();
         q.add("labelSelector", selection.labelSelector());
         q.add("fieldSelector", selection.fieldSelector());
-        byte[] body = Json.MAPPER.writeValueAsBytes(options.toJson(dryRun));
+        byte[] body = Decoding.standard().mapper().writeValueAsBytes(options.toJson(dryRun));
         return transport.send("DELETE", collectionPath(namespace) + q, "application/json", body, this::readList)
                 .items();
     }
@@ -356,7 +356,7 @@ public final class ResourceClient<T extends HasMetadata> {
             throw new IllegalArgumentException("replicas must be ≥ 0: " + replicas);
         }
         String ns = requireNamespace("updateScale");
-        ObjectNode scale = Json.MAPPER.createObjectNode();
+        ObjectNode scale = Decoding.standard().mapper().createObjectNode();
         scale.put("apiVersion", "autoscaling/v1");
         scale.put("kind", "Scale");
         ObjectNode meta = scale.putObject("metadata");
@@ -366,7 +366,7 @@ public final class ResourceClient<T extends HasMetadata> {
         }
         scale.putObject("spec").put("replicas", replicas);
         return transport.send("PUT", objectPath(ns, name, "/scale") + writeQuery(), "application/json",
-                Json.MAPPER.writeValueAsBytes(scale), ResourceClient::readScale);
+                Decoding.standard().mapper().writeValueAsBytes(scale), ResourceClient::readScale);
     }
 
     private T put(T object, String subresource) {
@@ -376,7 +376,7 @@ public final class ResourceClient<T extends HasMetadata> {
             throw new IllegalArgumentException("update needs metadata.name on the " + type.kind());
         }
         return transport.send("PUT", objectPath(ns, name, subresource) + writeQuery(),
-                "application/json", Json.MAPPER.writeValueAsBytes(object), this::readObject);
+                "application/json", Decoding.standard().mapper().writeValueAsBytes(object), this::readObject);
     }
 
     private String writeQuery() {
@@ -495,7 +495,7 @@ public final class ResourceClient<T extends HasMetadata> {
 
     private static Scale readScale(InputStream in) throws IOException {
         try {
-            JsonNode s = Json.MAPPER.readTree(in);
+            JsonNode s = Decoding.standard().mapper().readTree(in);
             JsonNode m = s.path("metadata");
             return new Scale(m.path("name").asString(null), m.path("namespace").asString(null),
                     m.path("resourceVersion").asString(null), s.path("spec").path("replicas").asInt(0),

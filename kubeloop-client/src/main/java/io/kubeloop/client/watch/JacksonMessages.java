@@ -1,22 +1,17 @@
 package io.kubeloop.client.watch;
 
-import io.kubeloop.client.codec.Decoding;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.json.JsonMapper;
 
-/** The mapper the decoders use unless given one. */
-final class Json {
+/**
+ * Jackson readers for values in the middle of a stream, and Jackson errors turned into messages that never quote
+ * the data. The decoders' default mapper is the client's one mapper, {@code Decoding.standard().mapper()}.
+ */
+final class JacksonMessages {
 
-    /**
-     * The client's one mapper ({@link Decoding#standard()}): unknown properties are ignored, since a newer server
-     * may add fields and fabric8's model classes keep them in {@code additionalProperties} anyway.
-     */
-    static final JsonMapper MAPPER = Decoding.standard().mapper();
-
-    private Json() {}
+    private JacksonMessages() {}
 
     /**
      * A reader of one {@code type} value from a parser positioned on it, leaving the parser on the value's last

@@ -1,6 +1,7 @@
 package io.kubeloop.client.watch;
 
 import io.fabric8.kubernetes.api.model.Status;
+import io.kubeloop.client.codec.Decoding;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -321,7 +322,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     public static final class Builder<T> {
         private final InputStream body;
         private final Class<T> type;
-        private ObjectMapper mapper = Json.MAPPER;
+        private ObjectMapper mapper = Decoding.standard().mapper();
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private InstantSource clock = InstantSource.system();
         private ThreadFactory threadFactory;

@@ -1,6 +1,7 @@
 package io.kubeloop.client.watch;
 
 import io.fabric8.kubernetes.api.model.Status;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.model.WatchEventType;
 import java.io.InputStream;
 import java.util.Objects;
@@ -61,14 +62,14 @@ public final class WatchEventDecoder<T> {
         this.type = Objects.requireNonNull(type, "type");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.context = context;
-        this.objects = Json.valueReader(mapper, type);
-        this.statuses = Json.valueReader(mapper, Status.class);
-        this.trees = Json.valueReader(mapper, JsonNode.class);
+        this.objects = JacksonMessages.valueReader(mapper, type);
+        this.statuses = JacksonMessages.valueReader(mapper, Status.class);
+        this.trees = JacksonMessages.valueReader(mapper, JsonNode.class);
     }
 
     /** A decoder of {@code body} to {@code type}, with a mapper that ignores unknown properties. */
     public static <T> WatchEventDecoder<T> of(InputStream body, Class<T> type) {
-        return new WatchEventDecoder<>(body, type, Json.MAPPER, "");
+        return new WatchEventDecoder<>(body, type, Decoding.standard().mapper(), "");
     }
 
     /** A decoder of {@code body} to {@code type} with the given mapper. */
@@ -108,16 +109,16 @@ public final class WatchEventDecoder<T> {
             failure = e;
             throw e;
         } catch (UnexpectedEndOfInputException e) {
-            throw fail("the stream ended inside the event (truncated): " + Json.describe(e), e);
+            throw fail("the stream ended inside the event (truncated): " + JacksonMessages.describe(e), e);
         } catch (JacksonIOException e) {
             failure = new WatchException(context + "reading the watch stream failed after " + events + " events at byte "
                     + offset() + ": " + e.getCause(), e.getCause());
             throw failure;
         } catch (StreamReadException e) {
-            throw fail("malformed JSON: " + Json.describe(e), e);
+            throw fail("malformed JSON: " + JacksonMessages.describe(e), e);
         } catch (JacksonException e) {
             throw fail("its object does not decode to " + type.getSimpleName() + ": "
-                    + Json.describe(e), e);
+                    + JacksonMessages.describe(e), e);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.config.ClientConfig;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ class DiscoveryIT {
             ResourceClient<GenericKubernetesResource> crds = client.genericResources("apiextensions.k8s.io/v1",
                     "CustomResourceDefinition");
             assertThat(crds.type().namespaced()).isFalse();
-            crds.create(Json.MAPPER.readValue(crd("Widget", "widgets"), GenericKubernetesResource.class));
+            crds.create(Decoding.standard().mapper().readValue(crd("Widget", "widgets"), GenericKubernetesResource.class));
 
             ResourceClient<GenericKubernetesResource> widgets = client.genericResources("example.com/v1", "Widget");
             assertThat(widgets.type().plural()).isEqualTo("widgets");
@@ -42,7 +43,7 @@ class DiscoveryIT {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("the API server serves no kind Gadget in example.com/v1 (it serves [Widget])");
 
-            crds.create(Json.MAPPER.readValue(crd("Gadget", "gadgets"), GenericKubernetesResource.class));
+            crds.create(Decoding.standard().mapper().readValue(crd("Gadget", "gadgets"), GenericKubernetesResource.class));
             ResourceClient<GenericKubernetesResource> gadgets = client.genericResources("example.com/v1", "Gadget");
             GenericKubernetesResource g = new GenericKubernetesResource();
             g.setApiVersion("example.com/v1");

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.AlreadyExistsException;
 import io.kubeloop.client.errors.ConflictException;
@@ -251,7 +252,7 @@ class ResourceClientIT {
         assertThat(withStatus.getStatus().getPhase()).isEqualTo("Running");
         assertThat(withStatus.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
 
-        JsonMapper json = Json.MAPPER;
+        JsonMapper json = Decoding.standard().mapper();
         assertThat(json.readValue(json.writeValueAsString(withStatus), Pod.class)).isEqualTo(withStatus);
     }
 
@@ -260,14 +261,14 @@ class ResourceClientIT {
         configMaps("apps");
         ResourceClient<GenericKubernetesResource> deployments =
                 client.genericResources("apps", "v1", "Deployment", "deployments", true).inNamespace("apps");
-        GenericKubernetesResource d = Json.MAPPER.readValue("""
+        GenericKubernetesResource d = Decoding.standard().mapper().readValue("""
                 {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
                  "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
                   "template":{"metadata":{"labels":{"app":"web"}},
                    "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""", GenericKubernetesResource.class);
         GenericKubernetesResource created = deployments.create(d);
         assertThat(created.<Integer>get("spec", "replicas")).isEqualTo(1);
-        assertThat(Json.MAPPER.readValue(Json.MAPPER.writeValueAsString(created), GenericKubernetesResource.class))
+        assertThat(Decoding.standard().mapper().readValue(Decoding.standard().mapper().writeValueAsString(created), GenericKubernetesResource.class))
                 .isEqualTo(created);
         assertThat(deployments.list().items()).singleElement()
                 .satisfies(x -> assertThat(x.getApiVersion()).isEqualTo("apps/v1"))

@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.fault.Failure;
 import io.kubeloop.apiserver.fault.Latency;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.NotFoundException;
@@ -24,13 +25,13 @@ import io.kubeloop.client.watch.WatchIdleTimeoutException;
 import io.kubeloop.model.WatchEventType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.UncheckedIOException;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.Base64;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -128,7 +129,7 @@ class ResourceClientWatchIT {
 
     @Test
     void aCustomResourcesObjectsArriveAsGenericResourcesInAllNamespaces() throws Exception {
-        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(Json.MAPPER.readValue("""
+        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(Decoding.standard().mapper().readValue("""
                 {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
                  "metadata":{"name":"widgets.example.com"},
                  "spec":{"group":"example.com","scope":"Namespaced",

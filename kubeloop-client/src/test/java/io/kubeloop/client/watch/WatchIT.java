@@ -6,22 +6,20 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.model.WatchEventType;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,9 +49,9 @@ class WatchIT {
     void createUpdateDeleteArriveAsTypedPodsBetweenBookmarks() throws Exception {
         String rv = listResourceVersion();
         try (Watch<Pod> watch = watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv, Duration.ofMinutes(1))) {
-            Pod created = Json.MAPPER.readValue(send("POST", PODS, pod("web-1")), Pod.class);
+            Pod created = Decoding.standard().mapper().readValue(send("POST", PODS, pod("web-1")), Pod.class);
             created.getMetadata().setLabels(java.util.Map.of("tier", "front"));
-            send("PUT", PODS + "/web-1", Json.MAPPER.writeValueAsString(created));
+            send("PUT", PODS + "/web-1", Decoding.standard().mapper().writeValueAsString(created));
             send("DELETE", PODS + "/web-1", null);
 
             List<WatchEvent.Change<Pod>> changes = new ArrayList<>();
@@ -217,50 +215,6 @@ class WatchIT {
                 .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
-    @Test
-    void tenThousandPodsArriveItemByItemInPagesOf500FromOneSnapshot() throws Exception {
-        int total = 10_000;
-        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            List<Future<String>> creates = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String name = String.format("pod-%05d", i);
-                creates.add(pool.submit(() -> send("POST", PODS, pod(name))));
-            }
-            for (Future<String> f : creates) {
-                f.get();
-            }
-        }
-        ListDecoder<Pod> decoder = ListDecoder.of(Pod.class);
-        Set<String> names = new HashSet<>();
-        List<ListPage> pages = new ArrayList<>();
-        String token = null;
-        for (int round = 0; round < 100; round++) { // bounded: 20 pages expected
-            String query = "?limit=500" + (token == null ? "" : "&continue=" + token);
-            HttpResponse<InputStream> response = http.send(get(PODS + query), BodyHandlers.ofInputStream());
-            assertThat(response.statusCode()).isEqualTo(200);
-            ListPage page;
-            try (InputStream body = response.body()) {
-                page = decoder.decode(body, pod -> assertThat(names.add(pod.getMetadata().getName())).isTrue());
-            }
-            pages.add(page);
-            if (round == 0) {
-                send("POST", PODS, pod("late")); // after the snapshot: not in any page
-            }
-            if (!page.hasMore()) {
-                break;
-            }
-            token = page.continueToken();
-        }
-        assertThat(names).hasSize(total).doesNotContain("late");
-        assertThat(pages).hasSize(20).allSatisfy(p -> {
-            assertThat(p.itemCount()).isEqualTo(500);
-            assertThat(p.kind()).isEqualTo("PodList");
-            assertThat(p.resourceVersion()).isEqualTo(pages.getFirst().resourceVersion());
-        });
-        assertThat(pages.getFirst().remainingItemCount()).isEqualTo(total - 500L);
-        assertThat(pages.getLast().hasMore()).isFalse();
-    }
-
     private Watch<Pod> watch(String query, Duration idleTimeout) throws Exception {
         HttpResponse<InputStream> response = http.send(get(PODS + query), BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
@@ -274,7 +228,7 @@ class WatchIT {
     }
 
     private String listResourceVersion() throws Exception {
-        return Json.MAPPER.readTree(send("GET", PODS, null)).path("metadata").path("resourceVersion").asString();
+        return Decoding.standard().mapper().readTree(send("GET", PODS, null)).path("metadata").path("resourceVersion").asString();
     }
 
     private HttpRequest get(String path) {
