@@ -19,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -38,6 +40,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Optional<ConfigMap> found = cms.get("settings");
  * ListPage<ConfigMap> page = cms.list(ListOptions.builder().labelSelector("app=web").limit(100).build());
  * cms.patch("settings", PatchType.MERGE, "{\"data\":{\"k\":\"v\"}}", PatchOptions.none());
+ * cms.edit("settings", cm -> { cm.getData().put("k", "v2"); return cm; });   // 409 if changed meanwhile
+ * cms.serverSideApply(desired, "my-controller", false);
  * cms.delete("settings", DeleteOptions.defaults());
  * }</pre>
  *
@@ -293,11 +297,107 @@ public final class ResourceClient<T extends HasMetadata> {
 
     /**
      * Patches object {@code name} with {@code body} in the {@code patchType} format. {@link PatchType#APPLY} needs
-     * {@code options.fieldManager()} and creates the object when it does not exist.
+     * {@code options.fieldManager()} and creates the object when it does not exist. To compute a patch from a
+     * change to an object, use {@link #edit}; to apply an object you built, {@link #serverSideApply}.
      */
     public T patch(String name, PatchType patchType, String body, PatchOptions options) {
         Objects.requireNonNull(patchType, "patchType");
         Objects.requireNonNull(body, "body");
+        return sendPatch(requireNamespace("patch"), name, patchType, body.getBytes(StandardCharsets.UTF_8), options);
+    }
+
+    /**
+     * Reads object {@code name}, hands a deep copy of it to {@code edit}, and sends what {@code edit} changed as a
+     * JSON merge patch (RFC 7386: changed and added fields, {@code null} for removed ones, lists whole) that also
+     * carries the {@code metadata.resourceVersion} it read. Returns the object as stored.
+     *
+     * <p><b>Concurrency:</b> optimistic, as {@code kubectl edit}: the API server treats the resourceVersion in the
+     * patch as a precondition, so if anyone changed the object between the read and the patch, nothing is
+     * written and a {@link io.kubeloop.client.errors.ConflictException} (409) is thrown; read again and edit
+     * again (the function may run more than once: keep it free of side effects). A change {@code edit} makes to
+     * {@code metadata.resourceVersion} itself is ignored. (fabric8's {@code edit} sends a JSON patch without the
+     * resourceVersion and so overwrites a concurrent change to the same fields; this one does not.)
+     *
+     * <p>When {@code edit} changes nothing, no request is sent and the object read is returned. A missing object
+     * is a {@link NotFoundException}; a change the server refuses is its typed exception (an invalid value:
+     * {@link io.kubeloop.client.errors.InvalidException}). Honours {@link #dryRun()}.
+     *
+     * @param edit changes the copy in place and returns it, or returns another object; never null
+     */
+    public T edit(String name, UnaryOperator<T> edit) {
+        Objects.requireNonNull(edit, "edit");
+        String ns = requireNamespace("edit");
+        // Not get(): a missing object is the server's NotFoundException here, not an empty Optional.
+        T current = transport.send("GET", objectPath(ns, name, ""), null, null, this::readObject);
+        JsonMapper mapper = Decoding.standard().mapper();
+        ObjectNode before = mapper.valueToTree(current);
+        // A copy through the standard decoding: mutable whatever this client's decoding is.
+        T edited = edit.apply(mapper.treeToValue(before, javaType));
+        if (edited == null) {
+            throw new IllegalArgumentException("the edit function returned null for " + type.kind() + " " + name);
+        }
+        ObjectNode after = mapper.valueToTree(edited);
+        ObjectNode patch = MergePatches.diff(before, after);
+        patch.remove("status"); // served by the status subresource; a change there is ignored by the server
+        JsonNode metaPatch = patch.get("metadata");
+        if (metaPatch instanceof ObjectNode m) {
+            m.remove("resourceVersion");
+            if (m.isEmpty()) {
+                patch.remove("metadata");
+            }
+        }
+        if (patch.isEmpty()) {
+            return current;
+        }
+        String resourceVersion = current.getMetadata() == null ? null : current.getMetadata().getResourceVersion();
+        if (resourceVersion != null) {
+            patch.withObjectProperty("metadata").put("resourceVersion", resourceVersion);
+        }
+        return sendPatch(ns, name, PatchType.MERGE, mapper.writeValueAsBytes(patch), PatchOptions.none());
+    }
+
+    /**
+     * Server-side apply of {@code object} by {@code fieldManager}: sends it whole as an
+     * {@code application/apply-patch+yaml} body (JSON is YAML) to the object's name and namespace. The server
+     * creates the object when it is missing, sets the fields the object holds, records them as owned by
+     * {@code fieldManager}, and removes the fields this manager owned before and no longer sends. So send only the
+     * fields you mean to own (a fresh object, not one read from the server with every field filled in).
+     *
+     * <p>{@code metadata.managedFields} is left out of the request (an apply request must not carry it), so an
+     * object read from the server can be applied back. A {@code metadata.resourceVersion} on the object is a
+     * precondition: a stale one is a {@link io.kubeloop.client.errors.ConflictException}. A field another manager
+     * owns with a different value is a conflict (409) on kube-apiserver unless {@code force} is true, which takes
+     * the field over. Invalid objects are {@link io.kubeloop.client.errors.InvalidException}s. Honours
+     * {@link #dryRun()}.
+     *
+     * @return the object as stored after the apply
+     */
+    public T serverSideApply(T object, String fieldManager, boolean force) {
+        if (fieldManager == null || fieldManager.isBlank()) {
+            throw new IllegalArgumentException("serverSideApply needs a fieldManager (who owns the fields), was "
+                    + (fieldManager == null ? "null" : "\"" + fieldManager + "\""));
+        }
+        String ns = writeNamespace(object);
+        String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("serverSideApply needs metadata.name on the " + type.kind());
+        }
+        JsonMapper mapper = Decoding.standard().mapper();
+        ObjectNode body = mapper.valueToTree(object);
+        if (!body.path("apiVersion").isString()) {
+            body.put("apiVersion", type.gvk().apiVersion());
+        }
+        if (!body.path("kind").isString()) {
+            body.put("kind", type.kind());
+        }
+        if (body.get("metadata") instanceof ObjectNode meta) {
+            meta.remove("managedFields");
+        }
+        return sendPatch(ns, name, PatchType.APPLY, mapper.writeValueAsBytes(body),
+                PatchOptions.apply(fieldManager).withForce(force));
+    }
+
+    private T sendPatch(String ns, String name, PatchType patchType, byte[] body, PatchOptions options) {
         Objects.requireNonNull(options, "options");
         if (patchType == PatchType.APPLY && options.fieldManager() == null) {
             throw new IllegalArgumentException("an apply patch needs a fieldManager: PatchOptions.apply(manager)");
@@ -310,8 +410,8 @@ public final class ResourceClient<T extends HasMetadata> {
         if (options.force()) {
             q.add("force", "true");
         }
-        return transport.send("PATCH", objectPath(requireNamespace("patch"), name, "") + q,
-                patchType.contentType(), body.getBytes(StandardCharsets.UTF_8), this::readObject);
+        return transport.send("PATCH", objectPath(ns, name, "") + q, patchType.contentType(), body,
+                this::readObject);
     }
 
     /** Deletes {@code name} with the default options. */
