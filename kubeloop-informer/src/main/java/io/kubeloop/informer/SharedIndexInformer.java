@@ -600,13 +600,13 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             for (Delta<T> delta : deltas) {
                 if (log.isDebugEnabled()) {
-                    log.debug("informer {}: {} {}{}", name, delta.type(), ProcessorListener.describe(delta.object()),
+                    log.debug("informer {}: {} {}{}", name, delta.type(),
+                            ProcessorListener.describe(delta.objectOrTombstone()),
                             isInInitialList ? " (initial list)" : "");
                 }
                 switch (delta.type()) {
                     case SYNC, REPLACED, ADDED, UPDATED -> {
-                        @SuppressWarnings("unchecked")
-                        T object = (T) delta.object();
+                        T object = delta.object();
                         Optional<T> old = indexer.get(object);
                         if (old.isPresent()) {
                             write(() -> indexer.update(object), delta);
@@ -621,7 +621,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                         }
                     }
                     case DELETED -> {
-                        Object object = delta.object();
+                        Object object = delta.objectOrTombstone();
                         Optional<T> stored = cached(object);
                         if (stored.isPresent()) {
                             write(() -> indexer.delete(stored.get()), delta);
@@ -650,7 +650,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             metrics.processError("mutation");
             log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
                     + "applied and the handlers are told: {}", name, delta.type(),
-                    ProcessorListener.describe(delta.object()), e.getMessage());
+                    ProcessorListener.describe(delta.objectOrTombstone()), e.getMessage());
         }
     }
 
