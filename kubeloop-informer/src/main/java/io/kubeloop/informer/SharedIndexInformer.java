@@ -1,6 +1,9 @@
 package io.kubeloop.informer;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.IndexFunc;
@@ -11,6 +14,7 @@ import io.kubeloop.informer.cache.Lister;
 import io.kubeloop.informer.fifo.Delta;
 import io.kubeloop.informer.fifo.DeltaFIFO;
 import io.kubeloop.informer.reflector.ListerWatcher;
+import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.Reflector;
 import io.kubeloop.informer.reflector.ReflectorStatus;
 import io.kubeloop.informer.reflector.WatchErrorHandler;
@@ -177,9 +181,39 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         return new Builder<>(listerWatcher, type);
     }
 
+    /**
+     * A builder of an informer of every object of {@code type} in every namespace, read through {@code client}:
+     * one line for one resource, {@code SharedIndexInformer.builder(client, Pod.class).build()}. Named after the
+     * resource ({@code pods}, {@code deployments.apps}). For one namespace or selectors, give a lister-watcher
+     * ({@code builder(ListerWatchers.forClient(client.resources(Pod.class).inNamespace("shop")), Pod.class)}) or use a
+     * {@link SharedInformerFactory}, which also shares informers.
+     *
+     * @throws IllegalArgumentException {@code type} is not a resource class the client knows (a built-in model class,
+     *     or a custom resource class with {@code @Group} and {@code @Version}); {@code GenericKubernetesResource} has
+     *     no resource of its own
+     */
+    public static <T extends HasMetadata> Builder<T> builder(KubernetesClient client, Class<T> type) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(type, "type");
+        if (type == GenericKubernetesResource.class) {
+            throw new IllegalArgumentException("GenericKubernetesResource has no resource type of its own: use "
+                    + "builder(ListerWatchers.forClient(client.genericResources(apiVersion, kind)), "
+                    + "GenericKubernetesResource.class)");
+        }
+        ResourceClient<T> resources = client.resources(type).inAnyNamespace();
+        String group = resources.type().gvr().group();
+        return new Builder<>(ListerWatchers.forClient(resources), type)
+                .name(resources.type().gvr().resource() + (group.isEmpty() ? "" : "." + group));
+    }
+
     /** The informer's name, in logs, thread names and the {@code name} tag of its metrics. */
     public String name() {
         return name;
+    }
+
+    /** Whether updates waiting in the DeltaFIFO coalesce ({@link Builder#coalesceUpdates}); for tests. */
+    boolean coalescesUpdates() {
+        return coalesceUpdates;
     }
 
     // ---- handlers -----------------------------------------------------------------------------------------------
