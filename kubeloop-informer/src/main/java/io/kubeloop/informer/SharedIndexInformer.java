@@ -32,7 +32,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -55,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * pods.addEventHandler(new ResourceEventHandler<>() {
  *     public void onAdd(Pod pod, boolean initial) { queue.add(key(pod)); }
  *     public void onUpdate(Pod old, Pod pod) { queue.add(key(pod)); }
- *     public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+ *     public void onDelete(Pod pod, boolean finalStateUnknown) { queue.add(key(pod)); }
  * });
  * pods.start();
  * if (!SharedIndexInformer.waitForCacheSync(Duration.ofMinutes(1), pods::hasSynced)) { ... }
@@ -110,8 +109,6 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     private final Duration defaultHandlerResync;
     private final SharedProcessor<T> processor;
     private final InformerMetrics metrics;
-    /** Objects in the cache; written only by the process loop under {@code blockDeltas}. */
-    private final AtomicLong cacheObjects = new AtomicLong();
     private final AtomicInteger handlerSequence = new AtomicInteger();
     private final Instant createdAt;
 
@@ -169,7 +166,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         this.indexer = Indexers.newIndexer(Keys.DELETION_HANDLING, indexers);
         this.lister = Lister.of(indexer);
         this.processor = new SharedProcessor<>(clock);
-        this.metrics = InformerMetrics.create(meterRegistry, name, cacheObjects::get);
+        this.metrics = InformerMetrics.create(meterRegistry, name, () -> indexer.size());
         this.createdAt = clock.now();
     }
 
@@ -649,7 +646,6 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                             processor.distribute(new Notification.Update<>(old.get(), object), sync);
                         } else {
                             write(() -> indexer.add(object), delta);
-                            cacheObjects.incrementAndGet();
                             metrics.notification("add");
                             processor.distribute(new Notification.Add<>(object, isInInitialList), false);
                         }
@@ -659,7 +655,6 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                         Optional<T> stored = cached(object);
                         if (stored.isPresent()) {
                             write(() -> indexer.delete(stored.get()), delta);
-                            cacheObjects.decrementAndGet();
                         }
                         metrics.notification("delete");
                         processor.distribute(new Notification.Delete<>(object), false);

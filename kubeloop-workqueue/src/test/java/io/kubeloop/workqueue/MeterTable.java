@@ -29,8 +29,8 @@ final class MeterTable {
     static final String HEADER = "| Micrometer name | Micrometer type | Prometheus name | tags | meaning |";
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
-    /** One documented meter. */
-    record Row(String micrometerName, String type, String prometheusName, Set<String> tags) {}
+    /** One documented meter; {@code histogram}: the Prometheus cell says "histogram" (a timer with buckets). */
+    record Row(String micrometerName, String type, String prometheusName, Set<String> tags, boolean histogram) {}
 
     private MeterTable() {}
 
@@ -51,7 +51,8 @@ final class MeterTable {
                 while (m.find()) {
                     tags.add(m.group(1));
                 }
-                rows.add(new Row(code(cells[1], markdown, j), type, code(cells[3], markdown, j), tags));
+                rows.add(new Row(code(cells[1], markdown, j), type, code(cells[3], markdown, j), tags,
+                        cells[3].contains("histogram")));
             }
         }
         assertThat(rows).as("meter tables in %s", markdown).isNotEmpty();
@@ -76,7 +77,7 @@ final class MeterTable {
             Meter.Id id = meter.getId();
             Set<String> tags = new TreeSet<>();
             id.getTags().forEach(t -> tags.add(t.getKey()));
-            Row row = new Row(id.getName(), id.getType().name().toLowerCase(Locale.ROOT), "", tags);
+            Row row = new Row(id.getName(), id.getType().name().toLowerCase(Locale.ROOT), "", tags, false);
             Row seen = registered.putIfAbsent(id.getName(), row);
             if (seen != null) {
                 seen.tags().addAll(tags);
@@ -91,9 +92,16 @@ final class MeterTable {
             Row code = registered.get(doc.micrometerName());
             assertThat(doc.type()).as("type of %s", doc.micrometerName()).isEqualTo(code.type());
             assertThat(doc.tags()).as("tags of %s", doc.micrometerName()).isEqualTo(code.tags());
-            List<String> series = doc.type().equals("timer")
-                    ? List.of(doc.prometheusName() + "_count{", doc.prometheusName() + "_bucket{")
-                    : List.of(doc.prometheusName() + "{");
+            List<String> series = new ArrayList<>();
+            if (doc.type().equals("timer")) { // a summary, or with buckets a histogram
+                series.add(doc.prometheusName() + "_count{");
+                series.add(doc.prometheusName() + "_sum{");
+                if (doc.histogram()) {
+                    series.add(doc.prometheusName() + "_bucket{");
+                }
+            } else {
+                series.add(doc.prometheusName() + "{");
+            }
             for (String s : series) {
                 assertThat(scrape).as("Prometheus renders %s as %s", doc.micrometerName(), doc.prometheusName())
                         .containsPattern("(?m)^" + Pattern.quote(s));
