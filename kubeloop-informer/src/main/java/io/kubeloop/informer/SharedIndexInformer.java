@@ -1,6 +1,9 @@
 package io.kubeloop.informer;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.IndexFunc;
@@ -11,6 +14,7 @@ import io.kubeloop.informer.cache.Lister;
 import io.kubeloop.informer.fifo.Delta;
 import io.kubeloop.informer.fifo.DeltaFIFO;
 import io.kubeloop.informer.reflector.ListerWatcher;
+import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.Reflector;
 import io.kubeloop.informer.reflector.ReflectorStatus;
 import io.kubeloop.informer.reflector.WatchErrorHandler;
@@ -28,7 +32,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -51,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * pods.addEventHandler(new ResourceEventHandler<>() {
  *     public void onAdd(Pod pod, boolean initial) { queue.add(key(pod)); }
  *     public void onUpdate(Pod old, Pod pod) { queue.add(key(pod)); }
- *     public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+ *     public void onDelete(Pod pod, boolean finalStateUnknown) { queue.add(key(pod)); }
  * });
  * pods.start();
  * if (!SharedIndexInformer.waitForCacheSync(Duration.ofMinutes(1), pods::hasSynced)) { ... }
@@ -106,8 +109,6 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     private final Duration defaultHandlerResync;
     private final SharedProcessor<T> processor;
     private final InformerMetrics metrics;
-    /** Objects in the cache; written only by the process loop under {@code blockDeltas}. */
-    private final AtomicLong cacheObjects = new AtomicLong();
     private final AtomicInteger handlerSequence = new AtomicInteger();
     private final Instant createdAt;
 
@@ -165,7 +166,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         this.indexer = Indexers.newIndexer(Keys.DELETION_HANDLING, indexers);
         this.lister = Lister.of(indexer);
         this.processor = new SharedProcessor<>(clock);
-        this.metrics = InformerMetrics.create(meterRegistry, name, cacheObjects::get);
+        this.metrics = InformerMetrics.create(meterRegistry, name, () -> indexer.size());
         this.createdAt = clock.now();
     }
 
@@ -177,9 +178,39 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         return new Builder<>(listerWatcher, type);
     }
 
+    /**
+     * A builder of an informer of every object of {@code type} in every namespace, read through {@code client}:
+     * one line for one resource, {@code SharedIndexInformer.builder(client, Pod.class).build()}. Named after the
+     * resource ({@code pods}, {@code deployments.apps}). For one namespace or selectors, give a lister-watcher
+     * ({@code builder(ListerWatchers.forClient(client.resources(Pod.class).inNamespace("shop")), Pod.class)}) or use a
+     * {@link SharedInformerFactory}, which also shares informers.
+     *
+     * @throws IllegalArgumentException {@code type} is not a resource class the client knows (a built-in model class,
+     *     or a custom resource class with {@code @Group} and {@code @Version}); {@code GenericKubernetesResource} has
+     *     no resource of its own
+     */
+    public static <T extends HasMetadata> Builder<T> builder(KubernetesClient client, Class<T> type) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(type, "type");
+        if (type == GenericKubernetesResource.class) {
+            throw new IllegalArgumentException("GenericKubernetesResource has no resource type of its own: use "
+                    + "builder(ListerWatchers.forClient(client.genericResources(apiVersion, kind)), "
+                    + "GenericKubernetesResource.class)");
+        }
+        ResourceClient<T> resources = client.resources(type).inAnyNamespace();
+        String group = resources.type().gvr().group();
+        return new Builder<>(ListerWatchers.forClient(resources), type)
+                .name(resources.type().gvr().resource() + (group.isEmpty() ? "" : "." + group));
+    }
+
     /** The informer's name, in logs, thread names and the {@code name} tag of its metrics. */
     public String name() {
         return name;
+    }
+
+    /** Whether updates waiting in the DeltaFIFO coalesce ({@link Builder#coalesceUpdates}); for tests. */
+    boolean coalescesUpdates() {
+        return coalesceUpdates;
     }
 
     // ---- handlers -----------------------------------------------------------------------------------------------
@@ -600,13 +631,13 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             for (Delta<T> delta : deltas) {
                 if (log.isDebugEnabled()) {
-                    log.debug("informer {}: {} {}{}", name, delta.type(), ProcessorListener.describe(delta.object()),
+                    log.debug("informer {}: {} {}{}", name, delta.type(),
+                            ProcessorListener.describe(delta.objectOrTombstone()),
                             isInInitialList ? " (initial list)" : "");
                 }
                 switch (delta.type()) {
                     case SYNC, REPLACED, ADDED, UPDATED -> {
-                        @SuppressWarnings("unchecked")
-                        T object = (T) delta.object();
+                        T object = delta.object();
                         Optional<T> old = indexer.get(object);
                         if (old.isPresent()) {
                             write(() -> indexer.update(object), delta);
@@ -615,17 +646,15 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                             processor.distribute(new Notification.Update<>(old.get(), object), sync);
                         } else {
                             write(() -> indexer.add(object), delta);
-                            cacheObjects.incrementAndGet();
                             metrics.notification("add");
                             processor.distribute(new Notification.Add<>(object, isInInitialList), false);
                         }
                     }
                     case DELETED -> {
-                        Object object = delta.object();
+                        Object object = delta.objectOrTombstone();
                         Optional<T> stored = cached(object);
                         if (stored.isPresent()) {
                             write(() -> indexer.delete(stored.get()), delta);
-                            cacheObjects.decrementAndGet();
                         }
                         metrics.notification("delete");
                         processor.distribute(new Notification.Delete<>(object), false);
@@ -650,7 +679,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             metrics.processError("mutation");
             log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
                     + "applied and the handlers are told: {}", name, delta.type(),
-                    ProcessorListener.describe(delta.object()), e.getMessage());
+                    ProcessorListener.describe(delta.objectOrTombstone()), e.getMessage());
         }
     }
 

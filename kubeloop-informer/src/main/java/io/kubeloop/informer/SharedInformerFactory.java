@@ -65,6 +65,7 @@ public final class SharedInformerFactory {
     private final Clock clock;
     private final MeterRegistry meterRegistry;
     private final ThreadFactory threadFactory;
+    private final boolean coalesceUpdates;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@code lock}, in creation order. */
@@ -87,6 +88,7 @@ public final class SharedInformerFactory {
         this.clock = b.clock;
         this.meterRegistry = b.meterRegistry;
         this.threadFactory = b.threadFactory;
+        this.coalesceUpdates = b.coalesceUpdates;
     }
 
     public static Builder builder(KubernetesClient client) {
@@ -163,7 +165,8 @@ public final class SharedInformerFactory {
                     .name(uniqueName(key.describe()))
                     .resyncPeriod(customResync.getOrDefault(type, defaultResync))
                     .clock(clock)
-                    .threadFactory(threadFactory);
+                    .threadFactory(threadFactory)
+                    .coalesceUpdates(coalesceUpdates);
             if (meterRegistry != null) {
                 b.meterRegistry(meterRegistry);
             }
@@ -253,6 +256,45 @@ public final class SharedInformerFactory {
     }
 
     /**
+     * Waits up to {@code timeout} (on the factory's clock) until every informer this factory has handed out has
+     * synced: the yes-or-no form of {@link #waitForCacheSync(Duration)}, for a controller that must not start
+     * before its caches are full. Unlike the map, it counts informers that were never started: one asked for after
+     * the last {@link #start()} makes it false at once (its cache would stay empty), with a warning naming it.
+     *
+     * <pre>{@code
+     * factory.start();
+     * if (!factory.waitForAllCachesSynced(Duration.ofMinutes(2))) {
+     *     throw new IllegalStateException("caches did not sync");
+     * }
+     * }</pre>
+     *
+     * @return true when every informer handed out has started and synced (also when there is none); false on
+     *     timeout, interruption (the interrupt flag is kept) or an informer not started
+     */
+    public boolean waitForAllCachesSynced(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        List<InformerKey> notStarted = new ArrayList<>();
+        List<SharedIndexInformer<?>> all = new ArrayList<>();
+        lock.lock();
+        try {
+            for (Map.Entry<InformerKey, SharedIndexInformer<?>> e : informers.entrySet()) {
+                all.add(e.getValue());
+                if (!started.contains(e.getKey())) {
+                    notStarted.add(e.getKey());
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!notStarted.isEmpty()) {
+            log.warn("informer factory: not started, so never synced: {}; call start() after asking for informers",
+                    notStarted.stream().map(InformerKey::describe).toList());
+            return false;
+        }
+        return !waitForCacheSync(timeout).containsValue(false);
+    }
+
+    /**
      * Stops every informer and waits for their threads; later {@link #start()} calls do nothing and
      * {@code informerFor} fails. Idempotent.
      */
@@ -290,6 +332,7 @@ public final class SharedInformerFactory {
         private Clock clock = Clock.system();
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
+        private boolean coalesceUpdates = true;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -361,6 +404,16 @@ public final class SharedInformerFactory {
         /** Makes every thread of every informer (default: virtual threads). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /**
+         * Whether every informer merges consecutive updates of one object still waiting in its DeltaFIFO into the
+         * newest (default true; see {@link SharedIndexInformer.Builder#coalesceUpdates}). False delivers every
+         * update, as client-go does.
+         */
+        public Builder coalesceUpdates(boolean coalesceUpdates) {
+            this.coalesceUpdates = coalesceUpdates;
             return this;
         }
 

@@ -51,7 +51,9 @@ final class DocExamples {
                     queue.add(Keys.META_NAMESPACE.keyOf(pod));
                 }
                 @Override public void onUpdate(Pod oldPod, Pod pod) { queue.add(Keys.META_NAMESPACE.keyOf(pod)); }
-                @Override public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+                @Override public void onDelete(Pod pod, boolean finalStateUnknown) {
+                    queue.add(Keys.META_NAMESPACE.keyOf(pod));
+                }
             });
 
             factory.start();
@@ -83,7 +85,9 @@ final class DocExamples {
                 queue.add(Keys.META_NAMESPACE.keyOf(pod));
             }
             @Override public void onUpdate(Pod oldPod, Pod pod) { queue.add(Keys.META_NAMESPACE.keyOf(pod)); }
-            @Override public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+            @Override public void onDelete(Pod pod, boolean finalStateUnknown) {
+                queue.add(Keys.META_NAMESPACE.keyOf(pod));    // finalStateUnknown: missed by the watch
+            }
         });
 
         pods.start();
@@ -118,7 +122,18 @@ final class DocExamples {
 
         factory.start();
         Map<InformerKey, Boolean> synced = factory.waitForCacheSync(Duration.ofMinutes(2));
+        if (!factory.waitForAllCachesSynced(Duration.ofMinutes(2))) {
+            throw new IllegalStateException("caches did not sync");
+        }
         factory.shutdown();
+    }
+
+    /** docs/informers.md, "Building an informer": one line for one resource; the client-go form of onDelete. */
+    static void informersOneLine(KubernetesClient client, Queue<String> queue) {
+        SharedIndexInformer<Pod> pods = SharedIndexInformer.builder(client, Pod.class).build();
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+        });
     }
 
     /** docs/cache.md. */

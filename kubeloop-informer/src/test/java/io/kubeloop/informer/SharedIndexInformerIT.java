@@ -1,8 +1,10 @@
 package io.kubeloop.informer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -102,6 +104,21 @@ class SharedIndexInformerIT {
 
     private static ResourceClient<Pod> pods(String namespace) {
         return client.resources(Pod.class).inNamespace(namespace);
+    }
+
+    @Test
+    void oneLineInformerOfOneResourceCachesItInEveryNamespace() {
+        SharedIndexInformer<Namespace> namespaces = SharedIndexInformer.builder(client, Namespace.class)
+                .threadFactory(threads).build();
+        informers.add(namespaces);
+        assertThat(namespaces.name()).isEqualTo("namespaces");
+        namespaces.start();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, namespaces::hasSynced)).isTrue();
+        assertThat(namespaces.indexer().listKeys()).contains("bulk", "live", "outage", "slow", "leak");
+        assertThat(namespaces.indexer().size()).isEqualTo(namespaces.indexer().list().size());
+
+        assertThatThrownBy(() -> SharedIndexInformer.builder(client, GenericKubernetesResource.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("genericResources");
     }
 
     @Test

@@ -490,6 +490,59 @@ class SharedIndexInformerTest {
         assertThat(notDue.cacheViolations()).isEmpty();
     }
 
+    /**
+     * onDelete comes in client-go's form (Object, maybe a tombstone) and a typed one (T, finalStateUnknown): a
+     * handler overriding either gets every deletion exactly once, there; one overriding both gets it in the
+     * client-go form only.
+     */
+    @Test
+    void everyDeletionReachesExactlyOneOnDeleteFormTypedOrClientGos() {
+        Pod a = source.add(pod("a"));
+        Pod b = source.add(pod("b"));
+        SharedIndexInformer<Pod> informer = build(builder());
+        List<String> typed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> untyped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> both = new java.util.concurrent.CopyOnWriteArrayList<>();
+        informer.addEventHandler(new ResourceEventHandler<Pod>() {
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                typed.add(pod.getMetadata().getName() + "@" + pod.getMetadata().getResourceVersion()
+                        + (finalStateUnknown ? " unknown" : " final"));
+            }
+        });
+        informer.addEventHandler(new ResourceEventHandler<Pod>() {
+            @Override
+            public void onDelete(Object object) {
+                untyped.add(object instanceof DeletedFinalStateUnknown<?> t ? "tombstone " + t.key()
+                        : ((Pod) object).getMetadata().getName());
+            }
+        });
+        informer.addEventHandler(new ResourceEventHandler<Pod>() {
+            @Override
+            public void onDelete(Object object) {
+                both.add("untyped");
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                both.add("typed");
+            }
+        });
+        informer.start();
+        awaitSyncedAndWatching(informer);
+
+        source.delete(a);                  // seen by the watch: the final state is known
+        source.deleteDropWatch(b);         // missed by the watch: the relist infers it with a tombstone
+        int lists = source.listCalls();
+        source.resetWatch();
+        awaitStepping(informer, () -> source.listCalls() > lists && informer.isWatching()
+                && typed.size() == 2 && untyped.size() == 2 && both.size() == 2);
+
+        assertThat(typed).containsExactly("a@3 final", "b@2 unknown");
+        assertThat(untyped).containsExactly("a", "tombstone ns/b");
+        assertThat(both).containsExactly("untyped", "untyped");
+    }
+
     @Test
     void anObjectDeletedAndCreatedAgainWhileTheWatchWasDownArrivesAsAnUpdateAfterTheRelist() {
         Pod a = source.add(pod("a"));

@@ -197,6 +197,38 @@ class SharedInformerFactoryIT {
     }
 
     @Test
+    void waitForAllCachesSyncedIsTrueOnlyWhenEveryInformerHandedOutHasStartedAndSynced() {
+        factory = builder().build();
+        factory.informerFor(Pod.class);
+        factory.start();
+        SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class); // after the start
+        assertThat(factory.waitForAllCachesSynced(WAIT)).as("config maps were never started").isFalse();
+        assertThat(factory.waitForCacheSync(WAIT)).as("the map form reports only started informers").hasSize(1)
+                .doesNotContainValue(false);
+
+        factory.start();
+        assertThat(factory.waitForAllCachesSynced(WAIT)).isTrue();
+        assertThat(configMaps.hasSynced()).isTrue();
+        assertThat(builder().build().waitForAllCachesSynced(Duration.ZERO)).as("nothing to wait for").isTrue();
+    }
+
+    /**
+     * The factory hands coalesceUpdates to every informer. (Read through a package-private accessor: while an
+     * informer's process loop holds the DeltaFIFO's lock its reflector waits, so whether two updates ever meet in
+     * the queue is a race a test cannot steer; DeltaFIFOEnqueueTest pins the coalescing itself.)
+     */
+    @Test
+    void theFactoryTurnsUpdateCoalescingOffForEveryInformer() {
+        factory = builder().build();
+        assertThat(factory.informerFor(Pod.class).coalescesUpdates()).as("the default").isTrue();
+        factory.shutdown();
+        factory = builder().coalesceUpdates(false).build();
+        assertThat(factory.informerFor(Pod.class).coalescesUpdates()).isFalse();
+        assertThat(factory.informerFor(ConfigMap.class, InformerOptions.builder().namespace("team-a").build())
+                .coalescesUpdates()).isFalse();
+    }
+
+    @Test
     void theFactorysDecodingFillsTheCacheWithCompactObjectsWithoutManagedFields() {
         factory = builder().decoding(Decoding.compact().withoutManagedFields()).build();
         SharedIndexInformer<Pod> pods = factory.informerFor(Pod.class);

@@ -3,6 +3,9 @@ package io.kubeloop.workqueue;
 import io.kubeloop.clock.Clock;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -76,7 +79,25 @@ public final class RateLimiters {
      */
     @SafeVarargs
     public static <T> RateLimiter<T> maxOf(RateLimiter<T>... limiters) {
-        return new MaxOfRateLimiter<>(List.of(limiters));
+        Objects.requireNonNull(limiters, "limiters");
+        return maxOf(Arrays.asList(limiters));
+    }
+
+    /**
+     * {@link #maxOf(RateLimiter[])} of a collection built at run time, asked in its iteration order. The
+     * collection is copied: later changes to it do not change the limiter.
+     *
+     * @throws IllegalArgumentException {@code limiters} is empty
+     * @throws NullPointerException {@code limiters} or one of its elements is null (the message gives its
+     *     position)
+     */
+    public static <T> RateLimiter<T> maxOf(Collection<? extends RateLimiter<T>> limiters) {
+        Objects.requireNonNull(limiters, "limiters");
+        List<RateLimiter<T>> copy = new ArrayList<>(limiters.size());
+        for (RateLimiter<T> limiter : limiters) {
+            copy.add(Objects.requireNonNull(limiter, () -> "maxOf: rate limiter " + copy.size() + " is null"));
+        }
+        return new MaxOfRateLimiter<>(List.copyOf(copy));
     }
 
     /** Caps every delay of {@code limiter} at {@code maxDelay}. */

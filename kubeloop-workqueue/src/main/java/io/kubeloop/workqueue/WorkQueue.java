@@ -19,7 +19,8 @@ import java.time.Duration;
  *       handed out, and {@code get} returns {@code null} once the queue is empty.</li>
  * </ul>
  *
- * <p>The worker loop:
+ * <p>The worker loop, in a method that may throw {@code InterruptedException} ({@link #get()} waits); in a
+ * thread's lambda use {@link RateLimitingQueue#runWorker}, which is this loop:
  * <pre>{@code
  * for (String key; (key = queue.get()) != null; ) {
  *     try {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -265,6 +266,35 @@ class RateLimitersTest {
                 RateLimiters.exponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)));
         assertThat(whenTimes(limiter, "a", 3)).containsExactlyElementsOf(millis(5, 10, 20));
         assertThat(limiter.numRequeues("a")).isEqualTo(3);
+    }
+
+    @Test
+    void maxOfACollectionIsTheSameAsVarargsAndCopiesTheCollection() {
+        Scripted a = new Scripted(1, Duration.ofSeconds(1), Duration.ofSeconds(5));
+        Scripted b = new Scripted(7, Duration.ofSeconds(3), Duration.ofSeconds(2));
+        List<RateLimiter<String>> limiters = new ArrayList<>(List.of(a, b));
+        RateLimiter<String> limiter = RateLimiters.maxOf(limiters);
+        limiters.add(new Scripted(0, Duration.ofHours(1)));      // too late: the limiter holds a copy
+
+        assertThat(limiter.when("x")).isEqualTo(Duration.ofSeconds(3));
+        assertThat(limiter.when("x")).isEqualTo(Duration.ofSeconds(5));
+        assertThat(a.whenCalls).containsExactly("x", "x");
+        assertThat(b.whenCalls).containsExactly("x", "x");
+        assertThat(limiter.numRequeues("x")).isEqualTo(7);
+        limiter.forget("x");
+        assertThat(a.forgotten).containsExactly("x");
+        assertThat(b.forgotten).containsExactly("x");
+    }
+
+    @Test
+    void maxOfABadCollectionSaysWhatIsWrong() {
+        assertThatThrownBy(() -> RateLimiters.maxOf(List.<RateLimiter<String>>of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
+        assertThatThrownBy(() -> RateLimiters.maxOf(Arrays.asList(
+                        RateLimiters.<String>defaultItemBasedRateLimiter(), null)))
+                .isInstanceOf(NullPointerException.class).hasMessage("maxOf: rate limiter 1 is null");
+        assertThatThrownBy(() -> RateLimiters.maxOf((java.util.Collection<RateLimiter<String>>) null))
+                .isInstanceOf(NullPointerException.class).hasMessage("limiters");
     }
 
     // ---- withMaxWait

@@ -4,6 +4,7 @@ import io.kubeloop.clock.FakeClock;
 
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.workqueue.TestThreads.Call;
 import io.kubeloop.workqueue.TestThreads.Kind;
@@ -213,5 +214,109 @@ class RateLimitingQueueTest {
             assertThat(requeuesSeenAtSuccess.get("k" + n)).as("requeues of k%d", n).isEqualTo(n);
             assertThat(q.numRequeues("k" + n)).isZero();
         }
+    }
+
+    // ---- processNextWorkItem and runWorker
+
+    @Test
+    void processNextWorkItemForgetsASuccessAndReaddsAFailureAfterTheLimitersDelay() throws InterruptedException {
+        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+        List<String> seen = new ArrayList<>();
+        q.add("a");
+        assertThat(q.processNextWorkItem(item -> {
+            seen.add(item);
+            throw new IllegalStateException("reconcile failed");
+        })).isTrue();
+        assertThat(q.numRequeues("a")).isEqualTo(1);
+        assertThat(q.len()).as("re-added after the delay, not at once").isZero();
+        eventually().until(clock::hasWaiters);
+        clock.step(Duration.ofSeconds(1));
+        eventually().until(() -> q.len() == 1);
+
+        assertThat(q.processNextWorkItem(seen::add)).isTrue();
+        assertThat(seen).containsExactly("a", "a");
+        assertThat(q.numRequeues("a")).as("forgotten on success").isZero();
+        q.add("a");
+        assertThat(q.len()).as("done was called: a new add queues it").isEqualTo(1);
+    }
+
+    @Test
+    void processNextWorkItemReturnsFalseOnceTheQueueIsShutDownAndEmpty() throws InterruptedException {
+        RateLimitingQueue<String> q = queue(null);
+        q.add("a");
+        q.shutDown();
+        List<String> seen = new ArrayList<>();
+        assertThat(q.processNextWorkItem(seen::add)).as("queued items are still handed out").isTrue();
+        assertThat(q.processNextWorkItem(seen::add)).isFalse();
+        assertThat(seen).containsExactly("a");
+        assertThatThrownBy(() -> q.processNextWorkItem(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aHandlerInterruptedMidItemLeavesTheItemToBeRetriedAndStopsTheWorker() throws Exception {
+        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+        q.add("a");
+        q.add("b");
+        List<String> seen = new ArrayList<>();
+        Call<Boolean> worker = TestThreads.start(Kind.VIRTUAL, () -> {
+            q.runWorker(item -> {
+                seen.add(item);
+                throw new InterruptedException("stopped while reconciling " + item);
+            });
+            return Thread.currentThread().isInterrupted();
+        });
+        assertThat(worker.join()).as("the interrupt flag is set again").isTrue();
+        assertThat(seen).as("the worker stopped after the interrupted item").containsExactly("a");
+        assertThat(q.numRequeues("a")).as("the interrupted item is retried, not lost").isEqualTo(1);
+        assertThat(q.len()).isEqualTo(1); // b is still waiting
+    }
+
+    /** runWorker fits a thread's lambda (it throws nothing checked) and returns when the queue drains. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void runWorkerOnSeveralThreadsRetriesFailuresUntilTheySucceedAndEndsAtShutdown(Kind kind) throws Exception {
+        RateLimitingQueue<String> q = WorkQueue.<String>builder()
+                .rateLimiter(RateLimiters.exponentialFailure(Duration.ofMillis(1), Duration.ofMillis(20)))
+                .buildRateLimiting();
+        queues.add(q);
+        Map<String, Integer> failuresToGo = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+        for (int n = 0; n < 6; n++) {
+            failuresToGo.put("k" + n, n);
+            attempts.put("k" + n, new AtomicInteger());
+        }
+        AtomicInteger succeeded = new AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            workers.add(kind.builder().name("worker-" + w).start(() -> q.runWorker(key -> {
+                attempts.get(key).incrementAndGet();
+                if (failuresToGo.merge(key, -1, Integer::sum) >= 0) {
+                    throw new IllegalStateException("reconcile failed for " + key);
+                }
+                succeeded.incrementAndGet();
+            })));
+        }
+        failuresToGo.keySet().forEach(q::add);
+        eventually().until(() -> succeeded.get() == 6);
+        assertThat(q.shutDownWithDrain(Duration.ofSeconds(10))).isTrue();
+        for (Thread t : workers) {
+            assertThat(t.join(TestThreads.TIMEOUT)).as("%s ended at shutdown", t.getName()).isTrue();
+        }
+        for (int n = 0; n < 6; n++) {
+            assertThat(attempts.get("k" + n).get()).as("attempts of k%d", n).isEqualTo(n + 1);
+            assertThat(q.numRequeues("k" + n)).isZero();
+        }
+    }
+
+    @Test
+    void runWorkerReturnsWhenItsThreadIsInterruptedWhileWaiting() throws Exception {
+        RateLimitingQueue<String> q = queue(null);
+        Call<Boolean> worker = TestThreads.start(Kind.VIRTUAL, () -> {
+            q.runWorker(item -> {});
+            return Thread.currentThread().isInterrupted();
+        });
+        worker.awaitBlocked();
+        worker.thread().interrupt();
+        assertThat(worker.join()).isTrue();
     }
 }

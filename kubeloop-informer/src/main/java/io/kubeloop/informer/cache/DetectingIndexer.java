@@ -150,6 +150,11 @@ final class DetectingIndexer<T> implements Indexer<T> {
     }
 
     @Override
+    public int size() {
+        return delegate.size();
+    }
+
+    @Override
     public List<String> listKeys() {
         return delegate.listKeys();
     }

@@ -24,6 +24,12 @@ public interface Store<T> extends KnownObjects<T> {
     /** Every object, in no particular order. */
     List<T> list();
 
+    /**
+     * The number of stored objects, without copying anything: O(1) and lock-free, like {@code list().size()} at
+     * some instant during the call (a concurrent write may or may not be counted).
+     */
+    int size();
+
     /** Every key, in no particular order. */
     @Override
     List<String> listKeys();

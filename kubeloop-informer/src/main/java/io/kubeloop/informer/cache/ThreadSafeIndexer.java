@@ -294,6 +294,11 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
     }
 
     @Override
+    public int size() {
+        return state.items.size();
+    }
+
+    @Override
     public List<String> listKeys() {
         return new ArrayList<>(state.items.keySet());
     }

@@ -126,15 +126,49 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         return new Builder<>(keyFunc);
     }
 
-    /** Thrown by a {@link PopProcessor} to put the popped deltas back into the FIFO (client-go's ErrRequeue). */
+    /**
+     * Thrown by a {@link PopProcessor} to put the popped deltas back into the FIFO (client-go's {@code ErrRequeue}).
+     * With a cause, {@link #pop} hands the cause back to its caller in a {@link RequeuedException} once the deltas
+     * are requeued, as client-go's {@code Pop} returns {@code ErrRequeue}'s inner error; without one, {@code pop}
+     * returns normally.
+     */
     public static final class RequeueException extends Exception {
         public RequeueException() {
             super("requeue", null, false, false);
         }
 
-        /** {@code cause} says why; it is logged at DEBUG. */
+        /** {@code cause} says why; {@link #pop} throws it to its caller inside a {@link RequeuedException}. */
         public RequeueException(Throwable cause) {
             super("requeue", cause, false, false);
+        }
+    }
+
+    /**
+     * Thrown by {@link #pop} after its processor asked for a requeue with a cause ({@code getCause()}): the popped
+     * deltas are back at the end of the queue ({@link #putBack()} true), or were dropped because newer deltas of the
+     * key had been queued meanwhile (false; only possible when the processor itself writes to the FIFO). Either way
+     * nothing is lost and the FIFO is consistent: a consumer loop logs it and pops again.
+     */
+    public static final class RequeuedException extends RuntimeException {
+        private final String key;
+        private final boolean putBack;
+
+        RequeuedException(String fifoName, String key, boolean putBack, Throwable cause) {
+            super("DeltaFIFO " + fifoName + ": processing " + key + " asked for a requeue ("
+                    + (putBack ? "its deltas are back in the queue" : "dropped: newer deltas of the key were queued")
+                    + "): " + cause, cause);
+            this.key = key;
+            this.putBack = putBack;
+        }
+
+        /** The key whose deltas were requeued. */
+        public String key() {
+            return key;
+        }
+
+        /** True when the deltas are back in the queue; false when newer deltas of the key superseded them. */
+        public boolean putBack() {
+            return putBack;
         }
     }
 
@@ -236,10 +270,7 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
             }
             for (String key : tombstoned) {
                 List<Delta<T>> deltas = items.get(key);
-                Object newest = deltas.get(deltas.size() - 1).object();
-                if (newest instanceof DeletedFinalStateUnknown<?> tombstone) {
-                    newest = tombstone.object();
-                }
+                Object newest = deltas.get(deltas.size() - 1).object(); // a tombstone's is unwrapped, not nested
                 enqueueLocked(DeltaType.DELETED, new DeletedFinalStateUnknown<>(key, newest), key);
             }
             int queuedOnly = tombstoned.size();
@@ -326,10 +357,13 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
      * to stop at once check their own stop flag.
      *
      * <p>If {@code process} throws {@link RequeueException}, the deltas are put back at the end of the queue
-     * (unless the key was enqueued again meanwhile: then the newer deltas win and these are dropped), they stay
-     * part of the initial population if they were, and pop returns them normally. Any other exception is
-     * rethrown (checked ones wrapped in a {@link RuntimeException}) after the deltas are gone for good.
+     * (unless the key was enqueued again meanwhile: then the newer deltas win and these are dropped) and they stay
+     * part of the initial population if they were; then pop returns them normally if the exception has no cause,
+     * or throws a {@link RequeuedException} carrying that cause (client-go's {@code Pop} returns
+     * {@code ErrRequeue}'s inner error the same way). Any other exception is rethrown (checked ones wrapped in a
+     * {@link RuntimeException}) after the deltas are gone for good.
      *
+     * @throws RequeuedException the processor asked for a requeue with a cause; the deltas were requeued
      * @throws InterruptedException interrupted while waiting (nothing was popped), or {@code process} threw it
      *     (the deltas are gone)
      */
@@ -350,17 +384,17 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
             long start = clock.nanoTime();
             Throwable failure = null;
             boolean requeue = false;
+            Throwable requeueCause = null;
             try {
                 process.process(view, initial);
             } catch (RequeueException e) {
                 requeue = true;
-                if (e.getCause() != null) {
-                    log.debug("DeltaFIFO {}: requeueing {}: {}", name, key, e.getCause().toString());
-                }
+                requeueCause = e.getCause();
             } catch (Throwable t) {
                 failure = t;
             }
-            if (requeue && !items.containsKey(key)) {
+            boolean putBack = requeue && !items.containsKey(key);
+            if (putBack) {
                 items.put(key, deltas);
                 queue.add(key);
                 notEmpty.signal();
@@ -378,6 +412,9 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
             traceSlow(key, start);
             if (failure != null) {
                 throw rethrow(failure, key);
+            }
+            if (requeueCause != null) {
+                throw new RequeuedException(name, key, putBack, requeueCause);
             }
             return view;
         } finally {
@@ -480,7 +517,7 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
 
     /** Appends one delta to {@code key}'s list, applying coalescing and Deleted-dedup. Caller holds lock. */
     private void enqueueLocked(DeltaType type, Object object, String key) {
-        Delta<T> delta = new Delta<>(type, object);
+        Delta<T> delta = Delta.ofQueued(type, object);
         ArrayList<Delta<T>> deltas = items.get(key);
         if (deltas == null) {
             deltas = new ArrayList<>(2);
@@ -495,12 +532,12 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         if (coalesceUpdates && isUpdateOrSync(type) && isUpdateOrSync(lastType)) {
             DeltaType merged =
                     type == DeltaType.UPDATED || lastType == DeltaType.UPDATED ? DeltaType.UPDATED : DeltaType.SYNC;
-            deltas.set(last, merged == type ? delta : new Delta<>(merged, object));
+            deltas.set(last, merged == type ? delta : Delta.ofQueued(merged, object));
             return;
         }
         if (type == DeltaType.DELETED && lastType == DeltaType.DELETED) {
             // Two deletions in a row are one: keep the one that knows more (a tombstone knows less).
-            if (deltas.get(last).object() instanceof DeletedFinalStateUnknown<?>) {
+            if (deltas.get(last).isTombstone()) {
                 deltas.set(last, delta);
             }
             return;

@@ -268,6 +268,16 @@ class CacheAuditorTest {
     // Metrics
 
     @Test
+    void theDocumentedMeterTableListsExactlyTheMetersAnAuditorRegisters() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        auditor.close();
+        auditor = CacheAuditor.builder(server, cache).name("configmaps").clock(clock).meterRegistry(registry)
+                .build();
+        io.kubeloop.informer.MeterTable.assertDocumented(io.kubeloop.informer.MeterTable.read("docs/audit.md"),
+                registry);
+    }
+
+    @Test
     void metricsShowTheLastResultAndCountAuditsByResult() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         auditor.close();

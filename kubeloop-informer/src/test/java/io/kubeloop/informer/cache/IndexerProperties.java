@@ -107,6 +107,7 @@ class IndexerProperties {
 
     private static void check(Indexer<Pod> indexer, Map<String, Pod> model, boolean byLabel) {
         assertThat(new TreeSet<>(indexer.listKeys())).isEqualTo(new TreeSet<>(model.keySet()));
+        assertThat(indexer.size()).isEqualTo(model.size());
         assertThat(indexer.list()).containsExactlyInAnyOrderElementsOf(model.values());
         model.forEach((key, pod) -> assertThat(indexer.getByKey(key)).containsSame(pod));
         Map<String, IndexFunc<Pod>> indexes = new LinkedHashMap<>();

@@ -106,9 +106,13 @@ class IndexerTest {
         Indexer<Pod> indexer = podIndexer();
         Pod a = pod("ns", "a", "n1");
         Pod b = pod("other", "b", "n1");
+        assertThat(indexer.size()).isZero();
         indexer.add(a);
         indexer.add(b);
+        indexer.update(pod("ns", "a", "n1"));
+        indexer.add(a);
 
+        assertThat(indexer.size()).isEqualTo(2);
         assertThat(indexer.listKeys()).containsExactlyInAnyOrder("ns/a", "other/b");
         assertThat(indexer.list()).containsExactlyInAnyOrder(a, b);
         assertThat(indexer.getByKey("ns/a")).containsSame(a);

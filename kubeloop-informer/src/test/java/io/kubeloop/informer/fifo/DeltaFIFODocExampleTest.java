@@ -47,11 +47,11 @@ class DeltaFIFODocExampleTest {
         do {
             popped = fifo.pop((deltas, isInInitialList) -> {
                 for (Delta<Pod> d : deltas) {
-                    String key = Keys.DELETION_HANDLING.keyOf(d.object());
+                    String key = Keys.DELETION_HANDLING.keyOf(d.objectOrTombstone()); // a tombstone's own key
                     if (d.type() == DeltaType.DELETED) {
-                        cache.remove(key);
+                        cache.remove(key);                                 // d.isTombstone(): missed by the watch
                     } else {
-                        cache.put(key, (Pod) d.object());
+                        cache.put(key, d.object());                        // typed: a Pod
                     }
                 }
             });
@@ -64,7 +64,7 @@ class DeltaFIFODocExampleTest {
         // a relist after the watch was down: c was deleted meanwhile and arrives as a tombstone
         DeltaFIFO<Pod> relisted = DeltaFIFO.<Pod>builder(Keys.DELETION_HANDLING).knownObjects(known).build();
         relisted.replace(pods("a@2 d@3"), "9");
-        assertThat(relisted.getByKey("ns/c").orElseThrow().get(0).object())
+        assertThat(relisted.getByKey("ns/c").orElseThrow().get(0).tombstone())
                 .isEqualTo(new DeletedFinalStateUnknown<>("ns/c", cache.get("ns/c")));
     }
 }

@@ -111,7 +111,7 @@ class DeltaFIFOErrorsTest {
         assertThat(fifo.getByKey(key("a")).orElseThrow()).allMatch(d -> marked(d.object()));
         assertThat(fifo.getByKey(key("b")).orElseThrow()).allMatch(d -> marked(d.object()));
         Delta<Pod> tombstone = fifo.getByKey(key("k")).orElseThrow().get(0);
-        assertThat(((DeletedFinalStateUnknown<?>) tombstone.object()).object())
+        assertThat(tombstone.tombstone().object())
                 .as("a known object's tombstone carries it as known: not transformed again")
                 .matches(o -> !marked(o));
 

@@ -106,13 +106,13 @@ class DeltaFIFOPopTest {
     // ------------------------------------------------------------------------------------------ requeue
 
     @Test
-    void requeuePutsTheDeltasBackAtTheEndAndPopReturnsNormally() throws InterruptedException {
+    void requeueWithoutACausePutsTheDeltasBackAtTheEndAndPopReturnsNormally() throws InterruptedException {
         DeltaFIFO<Pod> fifo = fifo();
         fifo.add(pod("a@1"));
         fifo.add(pod("b@1"));
 
         List<Delta<Pod>> popped = fifo.pop((d, i) -> {
-            throw new DeltaFIFO.RequeueException(new IOException("store busy"));
+            throw new DeltaFIFO.RequeueException();
         });
 
         assertThat(render(popped)).isEqualTo("ADDED(a@1)");
@@ -121,6 +121,46 @@ class DeltaFIFOPopTest {
         assertThat(render(popped)).as("what pop returned does not change with the requeued list").isEqualTo(
                 "ADDED(a@1)");
         assertThat(render(fifo)).isEqualTo("b:ADDED(b@1) | a:ADDED(a@1),UPDATED(a@2)");
+    }
+
+    /** client-go's Pop returns ErrRequeue's inner error: the caller must see why the deltas went back. */
+    @Test
+    void requeueWithACauseRequeuesThenHandsTheCauseToTheCaller() throws InterruptedException {
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
+        fifo.add(pod("a@1"));
+        fifo.add(pod("b@1"));
+        IOException busy = new IOException("store busy");
+
+        assertThatThrownBy(() -> fifo.pop((d, i) -> {
+            throw new DeltaFIFO.RequeueException(busy);
+        })).isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
+            assertThat(e.getCause()).isSameAs(busy);
+            assertThat(e.key()).isEqualTo(key("a"));
+            assertThat(e.putBack()).isTrue();
+            assertThat(e.getMessage()).isEqualTo("DeltaFIFO pods: processing " + key("a") + " asked for a requeue"
+                    + " (its deltas are back in the queue): java.io.IOException: store busy");
+        });
+        assertThat(render(fifo)).as("requeued before the caller hears of it").isEqualTo(
+                "b:ADDED(b@1) | a:ADDED(a@1)");
+        assertThat(popOne(fifo)).isEqualTo("ADDED(b@1) later");
+        assertThat(popOne(fifo)).isEqualTo("ADDED(a@1) later");
+    }
+
+    @Test
+    void aRequeueSupersededByNewerDeltasStillHandsTheCauseToTheCaller() throws InterruptedException {
+        DeltaFIFO<Pod> fifo = fifo();
+        fifo.add(pod("a@1"));
+        IllegalStateException conflict = new IllegalStateException("conflict");
+
+        assertThatThrownBy(() -> fifo.pop((d, i) -> {
+            fifo.update(pod("a@2")); // the lock is reentrant: a newer delta of the same key
+            throw new DeltaFIFO.RequeueException(conflict);
+        })).isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
+            assertThat(e.getCause()).isSameAs(conflict);
+            assertThat(e.putBack()).isFalse();
+            assertThat(e.getMessage()).contains("dropped: newer deltas of the key were queued");
+        });
+        assertThat(render(fifo)).isEqualTo("a:UPDATED(a@2)");
     }
 
     @Test

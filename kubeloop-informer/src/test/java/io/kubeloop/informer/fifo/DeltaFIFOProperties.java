@@ -151,7 +151,7 @@ class DeltaFIFOProperties {
         void enqueue(DeltaType type, Object obj) {
             String k = FifoFixtures.KEY.keyOf(obj);
             List<Delta<Pod>> list = items.computeIfAbsent(k, x -> new ArrayList<>());
-            list.add(new Delta<>(type, obj));
+            list.add(delta(type, obj));
             int n = list.size();
             if (n < 2) {
                 return;
@@ -161,11 +161,18 @@ class DeltaFIFOProperties {
             if (coalesce && isUpdateOrSync(older.type()) && isUpdateOrSync(newer.type())) {
                 boolean updated = older.type() == DeltaType.UPDATED || newer.type() == DeltaType.UPDATED;
                 list.remove(n - 1);
-                list.set(n - 2, new Delta<>(updated ? DeltaType.UPDATED : DeltaType.SYNC, newer.object()));
+                list.set(n - 2, delta(updated ? DeltaType.UPDATED : DeltaType.SYNC, newer.objectOrTombstone()));
             } else if (older.type() == DeltaType.DELETED && newer.type() == DeltaType.DELETED) {
                 list.remove(n - 1);
-                list.set(n - 2, older.object() instanceof DeletedFinalStateUnknown<?> ? newer : older);
+                list.set(n - 2, older.isTombstone() ? newer : older);
             }
+        }
+
+        @SuppressWarnings("unchecked")
+        private static Delta<Pod> delta(DeltaType type, Object obj) {
+            return obj instanceof DeletedFinalStateUnknown<?> t
+                    ? Delta.tombstone((DeletedFinalStateUnknown<Pod>) t)
+                    : Delta.of(type, (Pod) obj);
         }
 
         private static boolean isUpdateOrSync(DeltaType t) {

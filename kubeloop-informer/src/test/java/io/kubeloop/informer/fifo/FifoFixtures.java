@@ -82,7 +82,7 @@ final class FifoFixtures {
     }
 
     static String render(List<? extends Delta<?>> deltas) {
-        return deltas.stream().map(d -> d.type() + "(" + render(d.object()) + ")").collect(Collectors.joining(","));
+        return deltas.stream().map(d -> d.type() + "(" + render(d.objectOrTombstone()) + ")").collect(Collectors.joining(","));
     }
 
     /** Every queued key with its deltas, in pop order. */
@@ -129,11 +129,11 @@ final class FifoFixtures {
 
         void apply(List<Delta<Pod>> deltas) {
             for (Delta<Pod> d : deltas) {
-                String k = KEY.keyOf(d.object());
+                String k = KEY.keyOf(d.objectOrTombstone());
                 if (d.type() == DeltaType.DELETED) {
                     map.remove(k);
                 } else {
-                    map.put(k, (Pod) d.object());
+                    map.put(k, d.object());
                 }
             }
         }
