@@ -1,0 +1,148 @@
+package io.kubeloop.testkit.internal;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.transport.RateLimiter;
+import java.security.SecureRandom;
+import java.security.cert.CertificateEncodingException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One embedded API server started for tests, with the administrator's client configuration and a client that
+ * creates and deletes the test namespaces.
+ *
+ * <p>Over TLS the administrator is a bearer token in group {@code system:masters}, minted here at random and kept
+ * only in memory: nothing is written to disk. Closed by the JUnit store that holds it (the class's, or the root's
+ * when shared), which stops the server.
+ */
+final class RunningServer implements AutoCloseable {
+
+    static final String ADMIN_USER = "kubeloop-testkit-admin";
+
+    private final ServerSettings settings;
+    private final EmbeddedApiServer server;
+    private final ClientConfig adminConfig;
+    private final KubernetesClient admin;
+    /** From {@code start()} called to the server bound and serving. */
+    private final Duration startTime;
+    /** From {@code start()} called to the first request answered over HTTP. */
+    private final Duration readyTime;
+    private final AtomicBoolean reported = new AtomicBoolean();
+
+    private RunningServer(ServerSettings settings, EmbeddedApiServer server, ClientConfig adminConfig,
+            KubernetesClient admin, Duration startTime, Duration readyTime) {
+        this.settings = settings;
+        this.server = server;
+        this.adminConfig = adminConfig;
+        this.admin = admin;
+        this.startTime = startTime;
+        this.readyTime = readyTime;
+    }
+
+    static RunningServer start(ServerSettings settings) {
+        long t0 = System.nanoTime();
+        EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder()
+                .rbac(settings.rbac())
+                .faultInjection(settings.faults());
+        String token = null;
+        if (settings.tls()) {
+            token = randomToken();
+            builder.tls().token(ADMIN_USER, token, "system:masters");
+        }
+        EmbeddedApiServer server = builder.start();
+        long started = System.nanoTime();
+        try {
+            ClientConfig.Builder config = ClientConfig.builder().server(server.url()).namespace("default");
+            if (token != null) {
+                config.certificateAuthorityPem(pem(server)).token(token);
+            }
+            ClientConfig adminConfig = config.build();
+            KubernetesClient admin = client(adminConfig);
+            // Ready means answering over HTTP through the same client stack the test will use.
+            admin.resources(Namespace.class).get("default").orElseThrow(
+                    () -> new IllegalStateException("the new API server has no namespace default"));
+            long ready = System.nanoTime();
+            return new RunningServer(settings, server, adminConfig, admin, Duration.ofNanos(started - t0),
+                    Duration.ofNanos(ready - t0));
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** The client every injection hands out: no client-side rate limit (a local server), other defaults kept. */
+    static KubernetesClient client(ClientConfig config) {
+        return KubernetesClient.builder(config).rateLimiter(RateLimiter.unlimited()).build();
+    }
+
+    EmbeddedApiServer server() {
+        return server;
+    }
+
+    ServerSettings settings() {
+        return settings;
+    }
+
+    /** The administrator's configuration, namespace {@code default}. */
+    ClientConfig adminConfig() {
+        return adminConfig;
+    }
+
+    /** Creates namespace {@code name} and returns it with a client whose default namespace it is. */
+    MethodNamespace createNamespace(String name) {
+        admin.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(name)
+                .addToLabels("app.kubernetes.io/managed-by", "kubeloop-testkit").endMetadata().build());
+        ClientConfig config = adminConfig.withNamespace(name);
+        return new MethodNamespace(name, config, client(config), this);
+    }
+
+    /** Deletes namespace {@code name}; the server deletes its contents, then the namespace, in the background. */
+    void deleteNamespace(String name) {
+        admin.resources(Namespace.class).delete(name);
+    }
+
+    /** True the first time only: a server shared by many classes is reported by the first. */
+    boolean firstReport() {
+        return reported.compareAndSet(false, true);
+    }
+
+    String report() {
+        return server.url() + " (" + settings.describe() + "): started in " + startTime.toMillis()
+                + " ms, answering in " + readyTime.toMillis() + " ms";
+    }
+
+    Duration readyTime() {
+        return readyTime;
+    }
+
+    @Override
+    public void close() {
+        try {
+            admin.close();
+        } finally {
+            server.close();
+        }
+    }
+
+    private static String randomToken() {
+        byte[] bytes = new byte[32];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static String pem(EmbeddedApiServer server) {
+        try {
+            return "-----BEGIN CERTIFICATE-----\n"
+                    + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(
+                            server.certificateAuthority().getEncoded())
+                    + "\n-----END CERTIFICATE-----\n";
+        } catch (CertificateEncodingException e) {
+            throw new IllegalStateException("cannot encode the test server's CA certificate", e);
+        }
+    }
+}
