@@ -128,6 +128,8 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
 
     /** Thrown by a {@link PopProcessor} to put the popped deltas back into the FIFO (client-go's ErrRequeue). */
     public static final class RequeueException extends Exception {
+        private static final long serialVersionUID = 1L;
+
         public RequeueException() {
             super("requeue", null, false, false);
         }
