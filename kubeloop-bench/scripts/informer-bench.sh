@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The informer benchmark (BENCHMARKS.md, "Informers"): one server JVM, then one measured JVM per
+# The informer benchmark (BENCHMARKS.md, "Informers"; method: kubeloop-bench/results/NOTES.md): one server JVM, then one measured JVM per
 # (repeat, phase, data, runner), one after another. Results: one JSON line per run in OUT/results.jsonl;
 # kubeloop-bench/scripts/informer-table.py prints the median table.
 #

@@ -79,7 +79,7 @@ class DiscoveryIT {
         assertThat(pods.get("namespaced").asBoolean()).isTrue();
         assertThat(pods.get("shortNames").get(0).asString()).isEqualTo("po");
         assertThat(pods.get("categories").get(0).asString()).isEqualTo("all");
-        assertThat(find(core, "pods/status").get("verbs")).extracting(JsonNode::asText)
+        assertThat(find(core, "pods/status").get("verbs")).extracting(JsonNode::asString)
                 .containsExactly("get", "patch", "update");
 
         JsonNode appsV1 = getJson("/apis/apps/v1");

@@ -295,6 +295,7 @@ class Fabric8InteropIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the watch is held open for the body and closed after it; the body never names it
     void aWatchSeesAddedModifiedAndDeleted() {
         List<String> events = new CopyOnWriteArrayList<>();
         List<String> bookmarks = new CopyOnWriteArrayList<>();
@@ -326,6 +327,7 @@ class Fabric8InteropIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the watch is held open for the body and closed after it; the body never names it
     void aWatchFromAResourceVersionSeesOnlyLaterChanges() {
         var pods = client.pods().inNamespace(NS);
         pods.resource(pod("before", "web")).create();

@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -19,7 +18,7 @@ class KubectlDiscoveryIT {
 
     @BeforeAll
     static void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         server = EmbeddedApiServer.builder().start();
         kubectl = new Kubectl(server, dir);
     }

@@ -2,7 +2,6 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.apiserver.fault.Failure;
 import io.kubeloop.clock.FakeClock;
@@ -35,7 +34,7 @@ class KubectlFaultsIT {
     }
 
     private Kubectl kubectl(EmbeddedApiServer.Builder builder) {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         server = builder.start();
         return new Kubectl(server, dir);
     }

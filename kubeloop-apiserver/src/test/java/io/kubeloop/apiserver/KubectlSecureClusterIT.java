@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ class KubectlSecureClusterIT {
 
     @BeforeEach
     void start() throws Exception {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         server = EmbeddedApiServer.builder().tls().rbac(true).token("bob", BOB_TOKEN, "qa").start();
         admin = kubectl("admin", null);
         alice = kubectl("alice", server.kubeconfigFor("alice", "devs"));

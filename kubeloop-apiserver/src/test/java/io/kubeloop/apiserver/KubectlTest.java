@@ -1,15 +1,13 @@
 package io.kubeloop.apiserver;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An {@link EmbeddedServerTest} driven by the real kubectl: {@link #kubectl} has its own kubeconfig for the
- * server and its own discovery cache in {@link #dir}. Tests are skipped where kubectl is not installed (never on
- * CI, see {@link Kubectl#available()}).
+ * server and its own discovery cache in {@link #dir}. Tests are skipped where kubectl is not installed, and fail
+ * instead on CI (see {@link Kubectl#assumeInstalled()}).
  */
 abstract class KubectlTest extends EmbeddedServerTest {
 
@@ -40,7 +38,7 @@ abstract class KubectlTest extends EmbeddedServerTest {
 
     @BeforeEach
     final void startKubectl() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         kubectl = new Kubectl(server, dir);
     }
 }

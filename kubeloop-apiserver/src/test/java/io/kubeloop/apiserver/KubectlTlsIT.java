@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,7 @@ class KubectlTlsIT {
 
     @BeforeEach
     void start() {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         server = EmbeddedApiServer.builder().tls().token("alice", "alice-secret-token", "devs").start();
     }
 

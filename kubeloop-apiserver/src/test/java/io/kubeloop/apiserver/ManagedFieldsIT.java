@@ -1,7 +1,6 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.kubeloop.apiserver.ApiClient.Reply;
 import io.kubeloop.clock.FakeClock;
@@ -168,7 +167,7 @@ class ManagedFieldsIT extends EmbeddedServerTest {
 
     @Test
     void kubectlCreateThenScale() throws Exception {
-        assumeTrue(Kubectl.available(), "kubectl is not installed");
+        Kubectl.assumeInstalled();
         Kubectl kubectl = new Kubectl(server, dir);
         kubectl.runWithInput(KubectlTest.DEPLOYMENT_YAML, "create", "-f", "-").ok();
         clock.step(Duration.ofMinutes(1));

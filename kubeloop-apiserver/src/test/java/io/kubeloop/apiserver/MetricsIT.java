@@ -45,6 +45,7 @@ class MetricsIT extends EmbeddedServerTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the watch is held open for the body and closed after it; the body never names it
     void openWatchesAreALongRunningGauge() throws Exception {
         // With bookmarks allowed, the server's periodic bookmark finds the closed connection.
         try (Watch w = api.watch("/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true")) {

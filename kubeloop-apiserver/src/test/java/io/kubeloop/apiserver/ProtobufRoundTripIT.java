@@ -94,7 +94,7 @@ class ProtobufRoundTripIT extends EmbeddedServerTest {
      * collector would delete an object whose owner does not exist while the test reads it).
      */
     private static ObjectNode creatable(ObjectNode sample) {
-        ObjectNode copy = (ObjectNode) sample.deepCopy();
+        ObjectNode copy = sample.deepCopy();
         ((ObjectNode) copy.get("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp",
                 "generation", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences"));
         return copy;

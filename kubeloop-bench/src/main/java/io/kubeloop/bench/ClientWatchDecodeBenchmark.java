@@ -195,6 +195,7 @@ public class ClientWatchDecodeBenchmark {
 
     @Benchmark
     @OperationsPerInvocation(EVENTS)
+    @SuppressWarnings("try") // the watch is held open for the body and closed after it; the body never names it
     public long fabric8(Stream s) throws Exception {
         AtomicLong n = new AtomicLong();
         AtomicLong rvs = new AtomicLong();

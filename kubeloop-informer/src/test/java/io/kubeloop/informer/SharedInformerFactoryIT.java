@@ -57,8 +57,11 @@ class SharedInformerFactoryIT {
     @Plural("widgets")
     @JsonDeserialize(using = ValueDeserializer.None.class) // as fabric8's own classes: not HasMetadata's by-kind lookup
     public static final class Widget implements HasMetadata, Namespaced {
+        private static final long serialVersionUID = 1L;
+
         private String apiVersion = "example.com/v1";
         private ObjectMeta metadata;
+        @SuppressWarnings("serial") // like fabric8's own model classes, which no one serializes with Java serialization
         private Map<String, Object> spec;
 
         @Override

@@ -78,6 +78,7 @@ public final class RateLimiters {
      * {@code numRequeues} is the largest of theirs and {@code forget} forgets in all of them.
      */
     @SafeVarargs
+    @SuppressWarnings("varargs") // List.of only reads and copies the array, so no heap pollution can escape
     public static <T> RateLimiter<T> maxOf(RateLimiter<T>... limiters) {
         Objects.requireNonNull(limiters, "limiters");
         return maxOf(Arrays.asList(limiters));

@@ -7,6 +7,7 @@ package io.kubeloop.client.config;
  * or certificate.
  */
 public class ConfigException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public ConfigException(String message) {
         super(message);

@@ -6,6 +6,7 @@ package io.kubeloop.client.watch;
  * names what was wrong, the event (or list item) and the byte offset in the response body.
  */
 public final class WatchDecodeException extends WatchException {
+    private static final long serialVersionUID = 1L;
 
     private final long byteOffset;
     private final long index;

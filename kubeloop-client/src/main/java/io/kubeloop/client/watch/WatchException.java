@@ -6,6 +6,7 @@ package io.kubeloop.client.watch;
  * resourceVersion it saw). A server that ends the stream cleanly is not a failure.
  */
 public class WatchException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public WatchException(String message) {
         super(message);

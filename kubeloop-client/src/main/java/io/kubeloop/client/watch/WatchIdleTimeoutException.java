@@ -8,6 +8,7 @@ import java.time.Duration;
  * new watch from the last resourceVersion it saw, as after any other failure.
  */
 public final class WatchIdleTimeoutException extends WatchException {
+    private static final long serialVersionUID = 1L;
 
     private final Duration idleTimeout;
 

@@ -12,8 +12,9 @@ import java.util.List;
  * {@code new PodBuilder(pod).build()}).
  */
 public final class CacheMutationException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-    private final List<String> objects;
+    private final transient List<String> objects; // not serialized: an immutable List need not be Serializable
 
     CacheMutationException(List<MutationDetector.Mutation> mutations) {
         super(message(mutations));

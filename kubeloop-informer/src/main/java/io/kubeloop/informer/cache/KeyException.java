@@ -5,6 +5,8 @@ package io.kubeloop.informer.cache;
  * with the object's description and carries on (client-go's {@code KeyError}).
  */
 public final class KeyException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public KeyException(String message) {
         super(message);
     }

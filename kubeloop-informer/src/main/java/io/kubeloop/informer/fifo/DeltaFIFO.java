@@ -133,6 +133,8 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
      * returns normally.
      */
     public static final class RequeueException extends Exception {
+        private static final long serialVersionUID = 1L;
+
         public RequeueException() {
             super("requeue", null, false, false);
         }

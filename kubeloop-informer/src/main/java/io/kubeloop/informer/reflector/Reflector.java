@@ -91,6 +91,8 @@ public final class Reflector<T> {
 
     /** Thrown inside the run loop when stop() was called; never escapes run(). */
     private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         Stopped() {
             super(null, null, false, false);
         }

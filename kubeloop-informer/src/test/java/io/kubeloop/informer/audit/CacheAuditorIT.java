@@ -120,6 +120,7 @@ class CacheAuditorIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the follower keeps the cache current for the whole audit; the body never names it
     void eventsHeldBackByTheServerAndDeliveredWithinTheSettleTimeAreNotReported() throws Exception {
         try (Follower follower = new Follower(configMaps, cache)) {
             await().atMost(WAIT).until(() -> cache.listKeys().size() == 30);
@@ -142,6 +143,7 @@ class CacheAuditorIT {
     }
 
     @Test
+    @SuppressWarnings("try") // closed early on purpose (close is idempotent); the try still closes it on failure
     void aDeletionTheCacheNeverHearsOfIsReportedAsAGhost() throws Exception {
         try (Follower follower = new Follower(configMaps, cache)) {
             await().atMost(WAIT).until(() -> cache.listKeys().size() == 30);
@@ -237,9 +239,14 @@ class CacheAuditorIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             watch.close();
-            thread.join(WAIT);
+            try {
+                thread.join(WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while the follower stopped", e);
+            }
         }
     }
 }

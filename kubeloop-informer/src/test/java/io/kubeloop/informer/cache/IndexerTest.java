@@ -63,6 +63,7 @@ class IndexerTest {
     }
 
     @SafeVarargs
+    @SuppressWarnings("varargs") // List.of only reads and copies the array, so no heap pollution can escape
     private static Arguments scenario(String name, Map<String, List<String>> byNode, Consumer<Indexer<Pod>>... ops) {
         return Arguments.of(name, List.of(ops), byNode);
     }

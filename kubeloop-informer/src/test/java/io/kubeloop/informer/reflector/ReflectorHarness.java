@@ -79,7 +79,16 @@ final class ReflectorHarness implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
+        try {
+            stopAndCheck();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while stopping the reflector", e);
+        }
+    }
+
+    private void stopAndCheck() throws InterruptedException {
         if (reflector != null) {
             reflector.stop();
             assertThat(reflector.awaitTermination(Duration.ofSeconds(10))).as("run() returned after stop()").isTrue();

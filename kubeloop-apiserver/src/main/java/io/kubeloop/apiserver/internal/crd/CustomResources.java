@@ -24,6 +24,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -56,7 +58,7 @@ public final class CustomResources {
     public static final String GROUP = "apiextensions.k8s.io";
     public static final String PLURAL = "customresourcedefinitions";
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CustomResources.class);
+    private static final Logger log = LoggerFactory.getLogger(CustomResources.class);
 
     private final JsonMapper json;
     private final Store store;

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Status;
 
 /** Ends a write that {@link CustomResources} refuses, with the kube-apiserver {@code Status} to answer. */
 public final class RejectedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final transient Status status;
 

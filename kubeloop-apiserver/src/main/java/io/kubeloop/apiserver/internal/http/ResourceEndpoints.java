@@ -54,7 +54,6 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 final class ResourceEndpoints {
 
-    /** kube-apiserver's default request body limit. */
     /** Events a watcher may fall behind before its watch is closed. */
     static final int WATCH_BUFFER = 1000;
 
@@ -376,6 +375,7 @@ final class ResourceEndpoints {
         return info.subresource().equals("scale") ? "Scale" : type.kind();
     }
 
+    @SuppressWarnings("try") // the open-watch gauge and the fault registration are held only to end with the stream
     private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
             String objectName) throws IOException {
         if (webSocketUpgrade(exchange)) {
@@ -1076,6 +1076,8 @@ final class ResourceEndpoints {
 
     /** Ends a protobuf watch after the ERROR event for an object it could not encode. */
     private static final class UnencodableEvent extends IOException {
+        private static final long serialVersionUID = 1L;
+
         UnencodableEvent() {
             super(null, null);
         }
@@ -1083,6 +1085,8 @@ final class ResourceEndpoints {
 
     /** Carries a dry-run update's result out of {@code guaranteedUpdate} without storing it. */
     static final class DryRunResult extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         final ObjectNode object;
 
         DryRunResult(ObjectNode object) {

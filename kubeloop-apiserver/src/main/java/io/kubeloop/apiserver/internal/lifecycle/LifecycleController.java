@@ -41,8 +41,10 @@ final class LifecycleController implements AutoCloseable {
     private static final int WATCH_BUFFER = 100_000;
     /** The store watch's "no timeout". */
     private static final Duration FOREVER = Duration.ofDays(365L * 200);
-    /** The writer publishes right after it hands an event to watchers; this only bounds a broken store. */
-    /** About 5 s of {@link #PUBLISH_PARK_NANOS} parks: far beyond any publish delay, short of a hang. */
+    /**
+     * About 5 s of {@link #PUBLISH_PARK_NANOS} parks: far beyond any publish delay, short of a hang. The writer
+     * publishes right after it hands an event to watchers; this only bounds a broken store.
+     */
     private static final int MAX_PUBLISH_ROUNDS = 100_000;
     private static final long PUBLISH_PARK_NANOS = 50_000;
     /** The newest revision observed; every key in the queue was queued by an event at or below it. */

@@ -23,6 +23,7 @@ import java.util.Objects;
  * </ul>
  */
 public final class PatchException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     /** Message kube-apiserver uses for a 422 from {@code NewGenericServerResponse}. */
     public static final String REJECTED = "the server rejected our request due to an error in our request";

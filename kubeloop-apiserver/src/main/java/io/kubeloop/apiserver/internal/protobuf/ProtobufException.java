@@ -6,6 +6,7 @@ package io.kubeloop.apiserver.internal.protobuf;
  * byte offset where it was found; it never echoes the input.
  */
 public final class ProtobufException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public ProtobufException(String message) {
         super(message, null, false, false);

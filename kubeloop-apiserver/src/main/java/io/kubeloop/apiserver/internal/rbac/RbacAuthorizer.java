@@ -246,6 +246,8 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
 
     /** A binding whose role cannot be read; its message is kube's. */
     private static final class RoleNotFound extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         RoleNotFound(String message) {
             super(message, null, false, false);
         }

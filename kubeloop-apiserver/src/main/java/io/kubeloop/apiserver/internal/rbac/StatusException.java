@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Status;
 
 /** Ends a request inside this package with a Status: a refusal, or a bad review body. */
 final class StatusException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     private final transient Status status;
 
