@@ -152,6 +152,8 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
      * nothing is lost and the FIFO is consistent: a consumer loop logs it and pops again.
      */
     public static final class RequeuedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         private final String key;
         private final boolean putBack;
 
