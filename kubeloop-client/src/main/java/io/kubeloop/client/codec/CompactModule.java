@@ -40,8 +40,9 @@ import tools.jackson.databind.module.SimpleModule;
  *       ({@link CompactFieldsV1}).</li>
  * </ul>
  *
- * <p>Invariant: an object decoded here must never be mutated (its maps and lists throw, and its parts may be
- * shared with other objects). Model classes without {@code get/setAdditionalProperties} are left as they are.
+ * <p>Invariant: every shared part is frozen ({@link FrozenParts}), so a mutation through one object never reaches
+ * another object or a later decode; a class that cannot be frozen is not shared. Model classes without
+ * {@code get/setAdditionalProperties} are left as they are.
  */
 final class CompactModule {
 
