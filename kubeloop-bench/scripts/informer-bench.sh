@@ -5,12 +5,14 @@
 #
 #   kubeloop-bench/scripts/informer-bench.sh [--pods 10000] [--events 100000] [--repeats 3]
 #       [--runners "baseline fabric8 client-java kubeloop kubeloop-strip"] [--phases "sync nomf burst latency"]
-#       [--xmx 8g] [--writes 200] [--load 5000] [--unique-managed-fields] [--out DIR]
+#       [--xmx 8g] [--writes 200] [--load 5000] [--unique-managed-fields] [--out DIR] [--before DIR]
 #
 # phases: sync = start -> synced and retained heap, pods as served (with managedFields); nomf = the same with a
 # server that sends no managedFields; burst = 100k MODIFIED events to the handler; latency = write -> handler
 # at rest and under background load, against the embedded API server itself. --unique-managed-fields: each
 # replayed pod's managedFields name its own pod IP (as in a cluster) instead of repeating its seed pod's.
+# --before DIR: a runner named NAME@before runs NAME from an earlier build kept in DIR (DIR/classpath.txt, the
+# whole class path), so that a change is measured against its parent in the same run; its results say NAME@before.
 # Needs kubeloop-bench built: ./kubeloop jmh -l (or mvn -q -DskipTests -pl kubeloop-bench -am package).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -18,6 +20,7 @@ PODS=10000 EVENTS=100000 REPEATS=3 XMX=8g WRITES=200 LOAD=5000
 RUNNERS="baseline fabric8 client-java kubeloop kubeloop-strip"
 PHASES="sync nomf burst latency"
 OUT=""
+BEFORE=""
 SERVER_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     --writes) WRITES="$2"; shift 2 ;;
     --load) LOAD="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
+    --before) BEFORE="$2"; shift 2 ;;
     --unique-managed-fields) SERVER_ARGS+=(--unique-managed-fields); shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -71,11 +75,15 @@ for r in $(seq 1 "$REPEATS"); do
         burst) args=(--phase burst --url "$REPLAY" --data managedFields --events "$EVENTS") ;;
         latency) args=(--phase latency --url "$API" --control "$REPLAY" --data api --writes "$WRITES" --load "$LOAD") ;;
       esac
+      name="$runner" cp="$CP" label=""
+      if [ "${runner%@before}" != "$runner" ]; then
+        name="${runner%@before}" cp="$(cat "${BEFORE:?--before DIR is needed for $runner}/classpath.txt")" label="@before"
+      fi
       echo "$(date -u +%H:%M:%S) run $r $phase $runner (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-      if line="$("$JAVA" "${GC_FLAGS[@]}" -cp "$CP" io.kubeloop.bench.informer.InformerBenchRunner \
-            --runner "$runner" --pods "$PODS" "${args[@]}" 2>"$SCRATCH/last-run.err" | grep '^RESULT ')"; then
+      if line="$("$JAVA" "${GC_FLAGS[@]}" -cp "$cp" io.kubeloop.bench.informer.InformerBenchRunner \
+            --runner "$name" --pods "$PODS" "${args[@]}" 2>"$SCRATCH/last-run.err" | grep '^RESULT ')"; then
         echo "${line#RESULT }" | sed "s/^{/{\"repeat\":$r,\"load1\":$(cut -d' ' -f1 /proc/loadavg),/" \
-          | tee -a "$OUT/results.jsonl"
+          | sed "s/\"runner\":\"$name\"/\"runner\":\"$name$label\"/" | tee -a "$OUT/results.jsonl"
       else
         echo "FAILED: $runner $phase (stderr in $OUT/failed-$r-$phase-$runner.err)" >&2
         cp "$SCRATCH/last-run.err" "$OUT/failed-$r-$phase-$runner.err"

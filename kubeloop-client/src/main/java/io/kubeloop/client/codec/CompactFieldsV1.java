@@ -37,10 +37,17 @@ final class CompactFieldsV1 extends StdDeserializer<FieldsV1> {
         return (FieldsV1) trees.share(FieldsV1.class, p, null, (json, unused) -> build(json));
     }
 
-    /** A tree not in the table: its FieldsV1 keeps the text itself, nothing is parsed; {} is the shared empty map. */
-    private static FieldsV1 build(byte[] json) {
+    /**
+     * A tree not in the table: its FieldsV1 keeps the text itself, nothing is parsed; {} is the shared empty map.
+     * The FieldsV1 is frozen ({@link FrozenParts}): it is shared by every object whose tree is written alike.
+     */
+    private static Object build(byte[] json) {
         FieldsV1 fields = new FieldsV1();
         fields.setAdditionalProperties(JsonText.isEmptyObject(json) ? EMPTY : new JsonTextMap(json));
-        return fields;
+        try {
+            return FrozenParts.freeze(fields);
+        } catch (FrozenParts.NotFreezable e) {
+            return new TextParts.Unshared(fields);
+        }
     }
 }

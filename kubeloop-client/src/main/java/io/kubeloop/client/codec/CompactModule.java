@@ -40,12 +40,17 @@ import tools.jackson.databind.module.SimpleModule;
  *       ({@link CompactFieldsV1}).</li>
  * </ul>
  *
- * <p>Invariant: an object decoded here must never be mutated (its maps and lists throw, and its parts may be
- * shared with other objects). Model classes without {@code get/setAdditionalProperties} are left as they are.
+ * <p>Invariant: every shared part is frozen ({@link FrozenParts}), so a mutation through one object never reaches
+ * another object or a later decode; a class that cannot be frozen is not shared. Model classes without
+ * {@code get/setAdditionalProperties} are left as they are.
  */
 final class CompactModule {
 
-    /** Model classes whose equal instances are shared (children first: they are decoded bottom-up). */
+    /**
+     * Model classes whose equal instances are shared, frozen ({@link FrozenParts}), children first: they are decoded
+     * bottom-up. {@code Quantity} is not among them: it cannot be frozen (see {@link FrozenParts#readable}), so it is
+     * shared only inside the frozen parts that hold it.
+     */
     static final Set<String> SHARED = Set.of(
             "io.fabric8.kubernetes.api.model.Container",
             "io.fabric8.kubernetes.api.model.ContainerPort",
@@ -53,7 +58,6 @@ final class CompactModule {
             "io.fabric8.kubernetes.api.model.EnvVarSource",
             "io.fabric8.kubernetes.api.model.ObjectFieldSelector",
             "io.fabric8.kubernetes.api.model.ResourceRequirements",
-            "io.fabric8.kubernetes.api.model.Quantity",
             "io.fabric8.kubernetes.api.model.Probe",
             "io.fabric8.kubernetes.api.model.HTTPGetAction",
             "io.fabric8.kubernetes.api.model.IntOrString",
@@ -102,8 +106,10 @@ final class CompactModule {
                 if (handles == null) {
                     return deserializer;
                 }
+                // A part is shared only as a frozen copy; a class that cannot be frozen is not shared.
+                boolean shared = SHARED.contains(type.getName()) && FrozenParts.canFreeze(type);
                 return new CompactBean(type, deserializer, handles[0], handles[1], listProperties(type),
-                        SHARED.contains(type.getName()) ? values : null);
+                        shared ? values : null);
             }
 
         });
@@ -224,11 +230,20 @@ final class CompactModule {
             return values.share(type, p, ctxt, parts);
         }
 
-        /** A part not seen before, from its text. */
+        /**
+         * A part not seen before, from its text, frozen: it is about to be shared. Its nested parts were shared (and
+         * frozen) as they were decoded; the rest of it is copied into frozen objects and unmodifiable collections.
+         */
         private Object decodePart(byte[] json, DeserializationContext ctxt) {
+            Object decoded;
             try (JsonParser part = ctxt.tokenStreamFactory().createParser(ctxt, json)) {
                 part.nextToken();
-                return compact(super.deserialize(part, ctxt));
+                decoded = compact(super.deserialize(part, ctxt));
+            }
+            try {
+                return FrozenParts.freeze(decoded);
+            } catch (FrozenParts.NotFreezable e) {
+                return new TextParts.Unshared(decoded); // something inside it cannot be frozen: not shared
             }
         }
 

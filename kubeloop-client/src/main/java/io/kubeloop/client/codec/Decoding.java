@@ -19,9 +19,9 @@ import tools.jackson.databind.module.SimpleModule;
  * <ul>
  *   <li>{@link #compact()}: the same objects, in less heap — recurring strings stored once, empty maps and lists
  *       shared, lists immutable and exactly sized, identical parts (managedFields' {@code fieldsV1}, containers,
- *       volumes, tolerations, conditions ...) shared between objects. They serialize to the same JSON. They must
- *       not be mutated: their lists and empty maps throw {@code UnsupportedOperationException} (non-empty maps stay ordinary maps, which keep their order), and a change to a
- *       shared part would show in other objects. Copy one (for example with fabric8's builders) before editing.</li>
+ *       volumes, tolerations, conditions ...) shared between objects. They serialize to the same JSON and are
+ *       {@code equals} to standard ones. Like every cached object they must not be mutated; copy one (for example
+ *       {@code new PodBuilder(pod).build()}, which makes ordinary mutable objects) and change the copy.</li>
  *   <li>{@link #withoutManagedFields()}: {@code metadata.managedFields} is skipped while parsing, never built: the
  *       same result as an informer transform that strips managedFields, without paying to decode them.</li>
  * </ul>
@@ -30,6 +30,16 @@ import tools.jackson.databind.module.SimpleModule;
  * ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace()
  *         .withDecoding(Decoding.compact().withoutManagedFields());   // for an informer's list and watch
  * }</pre>
+ *
+ * <p><b>The rule for compact objects: a mutation through an object never changes another object or a later
+ * decode.</b> A part shared between objects (and with every later decode of the same JSON text) is frozen: it is an
+ * instance of a subclass of its model class (made at run time, once per class) whose every setter, and
+ * {@code setAdditionalProperty}, throws {@link UnsupportedOperationException} naming the part and this rule; its
+ * lists and maps are unmodifiable, everything reachable from it is frozen too, and a {@code Quantity} in it is handed
+ * out as a fresh copy on each read. Only parts that can be frozen are shared. What belongs to one object alone (the
+ * object, its {@code metadata}, {@code spec}, {@code status}, their non-empty maps) can still be changed as before,
+ * and the change stays in that object; its lists and empty maps throw, as they always did. A frozen part is
+ * {@code instanceof} its model class, but {@code getClass()} is not the model class itself.
  *
  * <p>Instances are immutable and thread-safe; the compact variants of one JVM share one table of strings, one
  * of parts and one of managedFields trees, the last two by their JSON text (bounded: 65,536 strings, 8,192 parts
@@ -111,7 +121,9 @@ public final class Decoding {
         return ALL[0];
     }
 
-    /** Compact, shared, immutable-by-contract objects for a cache (see the class comment). */
+    /**
+     * Compact objects for a cache, whose shared parts refuse every change (see the class comment for the rule).
+     */
     public static Decoding compact() {
         return ALL[2];
     }
@@ -121,7 +133,7 @@ public final class Decoding {
         return ALL[(compact ? 2 : 0) + 1];
     }
 
-    /** Whether objects are compacted (and must not be mutated). */
+    /** Whether objects are compacted (their shared parts refuse mutation; see the class comment). */
     public boolean isCompact() {
         return compact;
     }

@@ -15,7 +15,8 @@ import tools.jackson.core.JsonParser;
  *
  * <p>Invariant: the shared instance was decoded, in this mapper, from exactly this text as this class, so it is what
  * decoding the text would give (an exact share: {@code "1000m"} never stands for {@code "1"}, nor one member order
- * for another). Values must never be mutated (see {@link Decoding#compact()}).
+ * for another). A remembered value is immutable ({@link FrozenParts}): a change made through one object that holds it
+ * would otherwise show in every other one, and in every later decode of the text.
  *
  * <p>A lossy, direct-mapped table like {@link InternTable}: one slot per hash bucket, the newest wins, so memory is
  * bounded by the slot count times the size of a part, nothing is pinned for ever, and a lost race only costs a
@@ -34,6 +35,13 @@ final class TextParts {
     }
 
     private record Entry(Class<?> type, byte[] json, int hash, Object value) {
+    }
+
+    /**
+     * What a {@link Decoder} returns for a value that must not be shared (one that could not be frozen): it is
+     * handed to this caller only and not remembered.
+     */
+    record Unshared(Object value) {
     }
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -66,6 +74,9 @@ final class TextParts {
         // Copied before decoding: decoding the part may share nested parts, which reuses this thread's buffer.
         byte[] json = Arrays.copyOf(bytes, length);
         Object value = decoder.decode(json, context);
+        if (value instanceof Unshared unshared) {
+            return unshared.value();
+        }
         slots.setRelease(i, new Entry(type, json, h, value));
         return value;
     }
