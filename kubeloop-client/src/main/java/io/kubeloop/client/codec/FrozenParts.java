@@ -51,6 +51,8 @@ final class FrozenParts {
 
     /** A value that cannot be made immutable (a model class not of the generated shape): it must not be shared. */
     static final class NotFreezable extends Exception {
+        private static final long serialVersionUID = 1L;
+
         NotFreezable(String message) {
             super(message, null, false, false);
         }
