@@ -49,6 +49,11 @@ final class SettlingClock implements Clock {
     }
 
     @Override
+    public Scheduled schedule(Runnable task, Duration delay) {
+        return fake.schedule(task, delay);
+    }
+
+    @Override
     public void awaitUntil(Lock lock, Condition condition, long deadlineNanos) throws InterruptedException {
         boolean isTimer = Thread.currentThread() == timer;
         if (isTimer) {

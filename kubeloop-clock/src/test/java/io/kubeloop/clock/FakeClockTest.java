@@ -1,14 +1,11 @@
-package io.kubeloop.workqueue;
+package io.kubeloop.clock;
 
-import io.kubeloop.clock.FakeClock;
-import io.kubeloop.clock.Clock;
-
-import static io.kubeloop.workqueue.TestThreads.eventually;
+import static io.kubeloop.clock.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.workqueue.TestThreads.Call;
-import io.kubeloop.workqueue.TestThreads.Kind;
+import io.kubeloop.clock.TestThreads.Call;
+import io.kubeloop.clock.TestThreads.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;

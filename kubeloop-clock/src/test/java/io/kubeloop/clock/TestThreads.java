@@ -1,0 +1,74 @@
+package io.kubeloop.clock;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.awaitility.core.ConditionFactory;
+
+/** Bounded waiting and calls on threads of their own, for the clock tests. */
+final class TestThreads {
+
+    /** The longest any single wait in these tests may take before the test fails. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private TestThreads() {}
+
+    /** Awaitility with an explicit bound and a fast poll, so that passing tests stay fast. */
+    static ConditionFactory eventually() {
+        return await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
+    }
+
+    /** Platform or virtual threads: the queue must behave the same on both. */
+    enum Kind {
+        PLATFORM,
+        VIRTUAL;
+
+        Thread.Builder builder() {
+            return this == PLATFORM ? Thread.ofPlatform().daemon(true) : Thread.ofVirtual();
+        }
+    }
+
+    /** A call running on its own thread, whose outcome the test can inspect. */
+    record Call<V>(Thread thread, CompletableFuture<V> result) {
+
+        /** True once the thread is parked: blocked in the call, or finished. */
+        boolean isParkedOrDone() {
+            Thread.State s = thread.getState();
+            return result.isDone() || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        }
+
+        /** Waits until the call has blocked (its thread is parked) and asserts it has not returned. */
+        Call<V> awaitBlocked() {
+            eventually().until(this::isParkedOrDone);
+            if (result.isDone()) {
+                throw new AssertionError("expected the call to block, but it returned " + result.getNow(null)
+                        + (result.isCompletedExceptionally() ? " (exceptionally)" : ""));
+            }
+            return this;
+        }
+
+        /** Waits for the call's outcome, failing after {@link #TIMEOUT}. */
+        V join() throws Exception {
+            return result.get(TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    static <V> Call<V> start(Kind kind, Callable<V> body) {
+        CompletableFuture<V> result = new CompletableFuture<>();
+        Thread t = kind.builder().unstarted(() -> {
+            try {
+                result.complete(body.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        t.start();
+        return new Call<>(t, result);
+    }
+
+    static <V> Call<V> start(Callable<V> body) {
+        return start(Kind.PLATFORM, body);
+    }
+}
