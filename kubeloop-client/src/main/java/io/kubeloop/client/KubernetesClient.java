@@ -10,8 +10,8 @@ import io.kubeloop.client.transport.ClientMetrics;
 import io.kubeloop.client.transport.HttpTransport;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.transport.RetryPolicy;
-import io.kubeloop.client.transport.Ticker;
 import io.kubeloop.client.watch.Watch;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.GroupVersionKind;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
@@ -32,6 +32,11 @@ import java.util.Set;
  *             client.genericResources("example.com/v1", "Widget").inAnyNamespace(); // through discovery
  * }
  * }</pre>
+ *
+ * <p>Every wait and timer of the client runs on one {@link Clock} ({@link Builder#clock}, the system clock by
+ * default): retry delays and Retry-After, the rate limiter, and the idle rule of watches. Informers made from this
+ * client by {@code SharedInformerFactory} use the same clock unless told otherwise, so a test that gives the
+ * client a {@code FakeClock} steps the whole stack.
  *
  * <p>Thread-safe; resource clients are cheap views and may be made per call. {@link #close()} closes the
  * connection pool; requests in flight then fail.
@@ -63,6 +68,11 @@ public final class KubernetesClient implements AutoCloseable {
 
     public ClientConfig config() {
         return config;
+    }
+
+    /** The clock of this client's waits and timers (see the class comment). */
+    public Clock clock() {
+        return transport.clock();
     }
 
     /**
@@ -116,7 +126,7 @@ public final class KubernetesClient implements AutoCloseable {
         return "KubernetesClient{" + transport + "}";
     }
 
-    /** Metrics, rate limits, retries and timeouts; every one has a default. */
+    /** Metrics, rate limits, retries, timeouts and the clock; every one has a default. */
     public static final class Builder {
         private final ClientConfig config;
         private final HttpTransport.Builder transport;
@@ -133,12 +143,16 @@ public final class KubernetesClient implements AutoCloseable {
             return this;
         }
 
-        /** A client-side token bucket of {@code qps} and {@code burst} (default 50 and 100). */
+        /** A client-side token bucket of {@code qps} and {@code burst} on the client's clock (default 50 and 100). */
         public Builder rateLimit(double qps, int burst) {
-            transport.rateLimiter(RateLimiter.tokenBucket(qps, burst));
+            transport.rateLimit(qps, burst);
             return this;
         }
 
+        /**
+         * A rate limiter made elsewhere (say, shared by several clients, or {@link RateLimiter#unlimited()}); it
+         * waits on its own clock, not the client's.
+         */
         public Builder rateLimiter(RateLimiter rateLimiter) {
             transport.rateLimiter(rateLimiter);
             return this;
@@ -149,9 +163,13 @@ public final class KubernetesClient implements AutoCloseable {
             return this;
         }
 
-        /** The sleeper of retry delays: tests pass a fake one. */
-        public Builder ticker(Ticker ticker) {
-            transport.ticker(ticker);
+        /**
+         * The one clock of the client: retry delays (Retry-After), the rate limiter's waits, request durations
+         * and the idle rule of watches (default {@link Clock#system()}). Tests pass a {@code FakeClock} and step
+         * it; {@code SharedInformerFactory.builder(client)} takes it over for its informers.
+         */
+        public Builder clock(Clock clock) {
+            transport.clock(clock);
             return this;
         }
 

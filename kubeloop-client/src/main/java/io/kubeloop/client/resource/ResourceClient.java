@@ -261,6 +261,7 @@ public final class ResourceClient<T extends HasMetadata> {
         Watch.Builder<T> watch = Watch.builder(body, javaType)
                 .mapper(decoding.mapper())
                 .idleTimeout(watchIdleTimeout)
+                .clock(transport.clock())
                 .description(description)
                 .errorEvents(status -> KubernetesApiException.fromWatchError(status, "GET", path));
         try {

@@ -1,6 +1,7 @@
 package io.kubeloop.client.transport;
 
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.internal.BuildInfo;
 import io.kubeloop.client.internal.JacksonVersionCheck;
@@ -28,9 +29,14 @@ import java.util.Objects;
  *   <li>on a 401 to a request that carried credentials, invalidate them (a token file is re-read, an exec plugin rerun) and send the same
  *       request once more — a 401 means the server did nothing, so this holds for writes too;</li>
  *   <li>ask the {@link RetryPolicy} about a failed attempt (reads only by default: 429, 503, refused or reset
- *       connections) and wait its delay through the {@link Ticker};</li>
+ *       connections) and wait its delay on the transport's {@link Clock};</li>
  *   <li>turn every other non-2xx answer into a {@link KubernetesApiException}.</li>
  * </ol>
+ *
+ * <p>Every wait and duration goes through the transport's {@link Clock} ({@link Builder#clock}): the rate
+ * limiter's waits (unless a whole {@link RateLimiter} was given, which keeps its own clock), the retry delays and
+ * the request durations of the metrics. The HTTP client's own connect and request timeouts are the exception:
+ * they are enforced inside {@code java.net.http}, in real time, where no clock can reach.
  *
  * <p>HTTP/2 is asked for over TLS (negotiated by ALPN; a server that offers only HTTP/1.1, such as the JDK's
  * {@code HttpsServer}, gets HTTP/1.1); plain {@code http://} always uses HTTP/1.1, never an {@code h2c} upgrade.
@@ -64,7 +70,7 @@ public final class HttpTransport implements AutoCloseable {
     private final RateLimiter rateLimiter;
     private final RetryPolicy retryPolicy;
     private final ClientMetrics metrics;
-    private final Ticker ticker;
+    private final Clock clock;
     private final String userAgent;
 
     private HttpTransport(Builder b) {
@@ -80,10 +86,11 @@ public final class HttpTransport implements AutoCloseable {
         int port = server.getPort() != -1 ? server.getPort() : tls ? 443 : 80;
         this.host = server.getHost() + ":" + port;
         this.requestTimeout = b.requestTimeout;
-        this.rateLimiter = b.rateLimiter;
+        this.rateLimiter = b.rateLimiter != null ? b.rateLimiter
+                : RateLimiter.tokenBucket(b.qps, b.burst, b.clock);
         this.retryPolicy = b.retryPolicy;
         this.metrics = b.metrics;
-        this.ticker = b.ticker;
+        this.clock = b.clock;
         this.userAgent = BuildInfo.userAgent();
     }
 
@@ -94,6 +101,11 @@ public final class HttpTransport implements AutoCloseable {
     /** The configuration this transport connects with. */
     public ClientConfig config() {
         return config;
+    }
+
+    /** The clock of this transport's waits and durations, and of the watches opened through it. */
+    public Clock clock() {
+        return clock;
     }
 
     /**
@@ -153,14 +165,14 @@ public final class HttpTransport implements AutoCloseable {
                 throw interrupted(method, pathAndQuery, e);
             }
             HttpRequest request = request(method, uri, contentType, body);
-            long start = System.nanoTime();
+            long start = clock.nanoTime();
             HttpResponse<InputStream> response;
             try {
                 response = http.send(request, ReadAheadBody.HANDLER);
             } catch (InterruptedException e) {
                 throw interrupted(method, pathAndQuery, e);
             } catch (IOException e) {
-                metrics.recordFailedRequest(method, host, System.nanoTime() - start);
+                metrics.recordFailedRequest(method, host, clock.nanoTime() - start);
                 if (retryPolicy.onError(method, attempt, e) instanceof RetryDecision.Retry retry) {
                     metrics.recordRetry(method, host, 0);
                     sleep(retry.delay(), method, pathAndQuery);
@@ -170,7 +182,7 @@ public final class HttpTransport implements AutoCloseable {
                         + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
             }
             int code = response.statusCode();
-            metrics.recordRequest(method, host, code, System.nanoTime() - start);
+            metrics.recordRequest(method, host, code, clock.nanoTime() - start);
             if (code / 100 == 2) {
                 return response.body();
             }
@@ -220,7 +232,7 @@ public final class HttpTransport implements AutoCloseable {
 
     private void sleep(Duration delay, String method, String path) {
         try {
-            ticker.sleep(delay.toNanos());
+            clock.sleep(delay);
         } catch (InterruptedException e) {
             throw interrupted(method, path, e);
         }
@@ -265,15 +277,18 @@ public final class HttpTransport implements AutoCloseable {
                 + ", requestTimeout=" + requestTimeout + "}";
     }
 
-    /** Timeouts, rate limiter, retry policy, metrics and ticker of a transport; every one has a default. */
+    /** Timeouts, rate limiter, retry policy, metrics and clock of a transport; every one has a default. */
     public static final class Builder {
         private final ClientConfig config;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-        private RateLimiter rateLimiter = RateLimiter.defaults();
+        /** Null: a token bucket of {@code qps} and {@code burst} on {@code clock}, made by build(). */
+        private RateLimiter rateLimiter;
+        private double qps = RateLimiter.DEFAULT_QPS;
+        private int burst = RateLimiter.DEFAULT_BURST;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private ClientMetrics metrics = ClientMetrics.noop();
-        private Ticker ticker = Ticker.system();
+        private Clock clock = Clock.system();
 
         private Builder(ClientConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -289,6 +304,24 @@ public final class HttpTransport implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A client-side token bucket of {@code qps} and {@code burst} on this transport's clock (default
+         * {@value RateLimiter#DEFAULT_QPS} and {@value RateLimiter#DEFAULT_BURST}).
+         *
+         * @throws IllegalArgumentException if {@code qps} is not a positive finite number or {@code burst < 1}
+         */
+        public Builder rateLimit(double qps, int burst) {
+            RateLimiter.tokenBucket(qps, burst, Clock.system()); // checks both now, naming the bad one
+            this.qps = qps;
+            this.burst = burst;
+            this.rateLimiter = null;
+            return this;
+        }
+
+        /**
+         * A rate limiter made elsewhere, perhaps shared with other transports; it waits on its own clock, not
+         * this transport's.
+         */
         public Builder rateLimiter(RateLimiter rateLimiter) {
             this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
             return this;
@@ -304,9 +337,12 @@ public final class HttpTransport implements AutoCloseable {
             return this;
         }
 
-        /** The sleeper of retry delays (the rate limiter has its own ticker). */
-        public Builder ticker(Ticker ticker) {
-            this.ticker = Objects.requireNonNull(ticker, "ticker");
+        /**
+         * The clock of retry delays, of the default rate limiter's waits, of request durations and of the idle
+         * rule of watches opened through this transport (default {@link Clock#system()}).
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

@@ -1,9 +1,9 @@
 package io.kubeloop.client.watch;
 
+import io.kubeloop.clock.Clock;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.InstantSource;
 
 /**
  * Knows how long its reader has been waiting for bytes. Jackson calls {@code read} only when it has consumed
@@ -15,21 +15,21 @@ final class IdleTrackingInputStream extends FilterInputStream {
 
     private static final long NOT_READING = Long.MIN_VALUE;
 
-    private final InstantSource clock;
+    private final Clock clock;
     /**
-     * The clock's millis when the read in progress began; {@link #NOT_READING} between reads. Written only by
-     * the reading thread, read by the watchdog.
+     * The clock's nanoTime when the read in progress began; {@link #NOT_READING} between reads. Written only by
+     * the reading thread, read by the idle rule's task.
      */
     private volatile long readingSince = NOT_READING;
 
-    IdleTrackingInputStream(InputStream in, InstantSource clock) {
+    IdleTrackingInputStream(InputStream in, Clock clock) {
         super(in);
         this.clock = clock;
     }
 
     @Override
     public int read() throws IOException {
-        readingSince = clock.millis();
+        readingSince = clock.nanoTime();
         try {
             return super.read();
         } finally {
@@ -39,7 +39,7 @@ final class IdleTrackingInputStream extends FilterInputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        readingSince = clock.millis();
+        readingSince = clock.nanoTime();
         try {
             return in.read(b, off, len);
         } finally {
@@ -47,9 +47,9 @@ final class IdleTrackingInputStream extends FilterInputStream {
         }
     }
 
-    /** How long, in the clock's millis, the read in progress has waited at {@code nowMillis}; 0 between reads. */
-    long waitingMillis(long nowMillis) {
+    /** How long, in the clock's nanoseconds, the read in progress has waited at {@code nowNanos}; -1 between reads. */
+    long waitingNanos(long nowNanos) {
         long since = readingSince;
-        return since == NOT_READING ? 0 : Math.max(0, nowMillis - since);
+        return since == NOT_READING ? -1 : Math.max(0, nowNanos - since);
     }
 }

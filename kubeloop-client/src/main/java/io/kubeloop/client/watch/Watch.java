@@ -2,16 +2,15 @@ package io.kubeloop.client.watch;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.clock.Clock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,8 +49,10 @@ import tools.jackson.databind.ObjectMapper;
  * must be longer than the server's bookmark interval (one minute on kube-apiserver, which sends bookmarks only
  * when the watch asked with {@code allowWatchBookmarks=true}): a watch without bookmarks on a quiet resource is
  * closed after the idle timeout, and the caller simply watches again. Time spent waiting for a slow consumer does
- * not count: the reader is not reading then. The rule is checked by one shared daemon thread,
- * {@code kubeloop-watch-idle}, against the builder's {@link InstantSource}.
+ * not count: the reader is not reading then. The rule is a task {@link Clock#schedule scheduled} on the builder's
+ * {@link Clock} for the moment the read in progress would become idle (and again after each read that ends in
+ * time), so it fires on time with the system clock and exactly when a test steps a {@code FakeClock} past the
+ * timeout.
  *
  * <p><b>Close.</b> {@link #close()} may be called from any thread, at any time, any number of times: it closes
  * the body at once, which releases the reading thread and the connection, drops the queued events and makes
@@ -87,7 +88,8 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private final WatchEventDecoder<T> decoder;
     private final String description;
     private final Duration idleTimeout;
-    private final InstantSource clock;
+    private final Clock clock;
+    private final long idleNanos;
     /** Null: ERROR events are delivered as events; else the failure an ERROR event ends the watch with. */
     private final Function<Status, ? extends RuntimeException> errorEvents;
     /** Decoded events, then WAKE. Invariant: the reader puts nothing after {@link #outcome} is set. */
@@ -96,11 +98,13 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private final AtomicReference<Outcome> outcome = new AtomicReference<>();
     private volatile boolean closed;
     private final Thread reader;
-    private final ScheduledFuture<?> idleCheck;
+    /** The pending check of the idle rule; replaced by each check that finds the watch not idle. */
+    private volatile Clock.Scheduled idleCheck;
 
     private Watch(Builder<T> b) {
         this.clock = b.clock;
         this.idleTimeout = b.idleTimeout;
+        this.idleNanos = b.idleTimeout.toNanos();
         this.description = b.description;
         this.errorEvents = b.errorEvents;
         this.body = new IdleTrackingInputStream(b.body, b.clock);
@@ -108,7 +112,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         ThreadFactory threads = b.threadFactory != null ? b.threadFactory
                 : Thread.ofVirtual().name("kubeloop-watch-" + THREADS.incrementAndGet()).factory();
         this.reader = threads.newThread(this::read);
-        this.idleCheck = IdleWatchdog.schedule(this::checkIdle, idleTimeout);
+        this.idleCheck = clock.schedule(this::checkIdle, idleTimeout);
         reader.start();
     }
 
@@ -269,7 +273,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         } catch (RuntimeException e) {
             finish(new Outcome(new WatchException(description + " failed: " + e, e)));
         } finally {
-            idleCheck.cancel(false);
+            idleCheck.cancel();
             closeBody();
         }
     }
@@ -282,16 +286,29 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         }
     }
 
+    /**
+     * The idle rule, on the clock's thread: closes the watch if the read in progress has waited the idle timeout,
+     * else looks again when it would have. Invariant: once {@link #outcome} is set, no check stays scheduled (a
+     * check scheduled concurrently with {@link #stopReading} sees the outcome and cancels itself).
+     */
     private void checkIdle() {
-        try {
-            long waited = body.waitingMillis(clock.millis());
-            if (waited >= idleTimeout.toMillis() && finish(new Outcome(new WatchIdleTimeoutException(description
-                    + " received no bytes for " + Duration.ofMillis(waited) + " (idle timeout " + idleTimeout
+        if (outcome.get() != null) {
+            return;
+        }
+        long waited = body.waitingNanos(clock.nanoTime());
+        if (waited >= idleNanos) {
+            if (finish(new Outcome(new WatchIdleTimeoutException(description + " received no bytes for "
+                    + Duration.ofNanos(waited) + " (idle timeout " + idleTimeout
                     + "); closed it so that the caller watches again", idleTimeout)))) {
                 stopReading();
             }
-        } catch (RuntimeException e) {
-            // A failing check must not cancel the periodic task (the scheduler would suppress it silently).
+            return;
+        }
+        // Not reading (waited < 0) is back-pressure, never idleness: a whole timeout from now at the earliest.
+        long next = waited < 0 ? idleNanos : idleNanos - waited;
+        idleCheck = clock.schedule(this::checkIdle, Duration.ofNanos(next));
+        if (outcome.get() != null) {
+            idleCheck.cancel();
         }
     }
 
@@ -305,7 +322,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     }
 
     private void stopReading() {
-        idleCheck.cancel(false);
+        idleCheck.cancel();
         reader.interrupt();
         closeBody();
     }
@@ -324,7 +341,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         private final Class<T> type;
         private ObjectMapper mapper = Decoding.standard().mapper();
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
-        private InstantSource clock = InstantSource.system();
+        private Clock clock = Clock.system();
         private ThreadFactory threadFactory;
         private String description = "watch";
         private Function<Status, ? extends RuntimeException> errorEvents;
@@ -352,8 +369,11 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
             return this;
         }
 
-        /** The clock the idle rule reads; the system clock by default. */
-        public Builder<T> clock(InstantSource clock) {
+        /**
+         * The clock of the idle rule; the system clock by default ({@code ResourceClient.watch} passes the
+         * client's).
+         */
+        public Builder<T> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }

@@ -18,10 +18,10 @@ import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.NotFoundException;
 import io.kubeloop.client.errors.ServiceUnavailableException;
 import io.kubeloop.client.transport.RetryPolicy;
-import io.kubeloop.client.transport.Ticker;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchIdleTimeoutException;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.model.WatchEventType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.UncheckedIOException;
@@ -275,24 +275,43 @@ class ResourceClientWatchIT {
     }
 
     @Test
-    void theSetupIsRetriedOn503WithRetryAfterThroughTheTicker() throws Exception {
-        RecordingTicker ticker = new RecordingTicker();
+    void theSetupIsRetriedOn503WithRetryAfterOnTheClientsClock() throws Exception {
+        FakeClock clock = new FakeClock();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (KubernetesClient retrying = KubernetesClient.builder(config()).ticker(ticker).meterRegistry(registry)
+        String host = server.url().getHost() + ":" + server.port();
+        try (KubernetesClient retrying = KubernetesClient.builder(config()).clock(clock).meterRegistry(registry)
                 .build()) {
             server.faults().fail(Failure.status(503).count(2).retryAfterSeconds(1).resource("pods").verb("watch"));
             ResourceClient<Pod> p = retrying.resources(Pod.class);
+            String rv = p.list().resourceVersion();
 
-            try (Watch<Pod> watch = p.watch(WatchOptions.builder().resourceVersion(p.list().resourceVersion())
-                    .build())) {
-                assertThat(ticker.sleeps).containsExactly(TimeUnit.SECONDS.toNanos(1), TimeUnit.SECONDS.toNanos(1));
+            CompletableFuture<Watch<Pod>> opening = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    opening.complete(p.watch(WatchOptions.builder().resourceVersion(rv).build()));
+                } catch (Throwable e) {
+                    opening.completeExceptionally(e);
+                }
+            });
+            for (int answered = 1; answered <= 2; answered++) {
+                double expected = answered;
+                // The 503 is counted before the wait begins and after the previous one ended: the waiter is its.
+                await().atMost(WAIT).until(() -> clock.hasWaiters() && count(registry, "GET", "503", host) == expected);
+                clock.step(Duration.ofMillis(999));
+                assertThat(opening).as("Retry-After: 1 is not over").isNotDone();
+                clock.step(Duration.ofMillis(1));
+            }
+            try (Watch<Pod> watch = opening.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
                 p.create(pod("after-retries", Map.of()));
                 assertThat(nextChange(watch).object().getMetadata().getName()).isEqualTo("after-retries");
             }
-            String host = server.url().getHost() + ":" + server.port();
-            assertThat(registry.find("rest.client.requests").tags("method", "GET", "code", "503", "host", host)
-                    .counter().count()).isEqualTo(2);
+            assertThat(count(registry, "GET", "503", host)).isEqualTo(2);
         }
+    }
+
+    private static double count(SimpleMeterRegistry registry, String method, String code, String host) {
+        var c = registry.find("rest.client.requests").tags("method", method, "code", code, "host", host).counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test
@@ -346,28 +365,45 @@ class ResourceClientWatchIT {
         assertIdleRuleFiresUnder(() -> server.faults().stall(Duration.ofSeconds(60), "pods"));
     }
 
-    /** Bookmarks every 200 ms keep a 1 s idle timeout at bay until the fault silences the stream. */
+    /**
+     * On the client's fake clock: bookmarks (every 200 ms of real time) keep a 1 s idle timeout at bay across
+     * clock steps that add up to more than the timeout, until the fault silences the stream; then one step past
+     * the timeout fires the rule.
+     */
     private void assertIdleRuleFiresUnder(Runnable fault) throws Exception {
+        FakeClock clock = new FakeClock();
         try (KubernetesClient idle = KubernetesClient.builder(config()).watchIdleTimeout(Duration.ofSeconds(1))
-                .build()) {
+                .clock(clock).build()) {
             ResourceClient<Pod> p = idle.resources(Pod.class);
             assertThat(p.watchIdleTimeout()).isEqualTo(Duration.ofSeconds(1));
             try (Watch<Pod> watch = p.watch(WatchOptions.builder().allowWatchBookmarks(true).build())) {
                 assertThat(watch.idleTimeout()).isEqualTo(Duration.ofSeconds(1));
+                AtomicLong bookmarks = new AtomicLong();
                 CompletableFuture<Throwable> failure = new CompletableFuture<>();
                 Thread.ofVirtual().name("test-consumer").start(() -> {
                     try {
                         for (WatchEvent<Pod> ignored : watch) {
-                            // bookmarks
+                            bookmarks.incrementAndGet();
                         }
                         failure.complete(null);
                     } catch (Throwable t) {
                         failure.complete(t);
                     }
                 });
-                await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> !watch.isDone());
+                for (int i = 0; i < 2; i++) {
+                    clock.step(Duration.ofMillis(600));
+                    // Three more bookmarks: the read in progress now began after the step.
+                    long seen = bookmarks.get();
+                    await().atMost(WAIT).until(() -> bookmarks.get() >= seen + 3);
+                }
+                assertThat(watch.isDone()).as("1.2 s of clock time, but never 1 s without bytes").isFalse();
 
                 fault.run();
+                // A bookmark already on its way may still restart the timer: step until the silence has lasted 1 s.
+                await().atMost(WAIT).until(() -> {
+                    clock.step(Duration.ofMillis(500));
+                    return watch.isDone();
+                });
 
                 assertThat(failure.get(WAIT.toSeconds(), TimeUnit.SECONDS))
                         .isInstanceOf(WatchIdleTimeoutException.class)
@@ -456,23 +492,6 @@ class ResourceClientWatchIT {
             return metrics.lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
                             && l.contains("resource=\"pods\""))
                     .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-        }
-    }
-
-    /** Records every sleep and returns at once. */
-    static final class RecordingTicker implements Ticker {
-        final List<Long> sleeps = new CopyOnWriteArrayList<>();
-        private final AtomicLong now = new AtomicLong(1_000_000_000L);
-
-        @Override
-        public long nanoTime() {
-            return now.get();
-        }
-
-        @Override
-        public void sleep(long nanos) {
-            sleeps.add(nanos);
-            now.addAndGet(Math.max(0, nanos));
         }
     }
 }

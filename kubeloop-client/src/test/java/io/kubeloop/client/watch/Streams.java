@@ -112,25 +112,6 @@ final class Streams {
         }
     }
 
-    /** A clock the test moves by hand. */
-    static final class ManualClock implements InstantSource {
-        private final AtomicLong millis = new AtomicLong(1_000_000);
-
-        void advance(java.time.Duration d) {
-            millis.addAndGet(d.toMillis());
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-    }
-
     static String pod(String type, String name, String rv) {
         return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\""
                 + name + "\",\"namespace\":\"default\",\"resourceVersion\":\"" + rv + "\",\"labels\":{\"app\":\"web\"}},"

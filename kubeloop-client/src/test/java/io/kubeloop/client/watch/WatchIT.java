@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.model.WatchEventType;
 import java.io.InputStream;
 import java.net.URI;
@@ -20,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,23 +150,43 @@ class WatchIT {
     }
 
     /** Bookmarks every 200 ms keep a 1 s idle timeout at bay until the fault silences the stream. */
+    /**
+     * On a fake clock: bookmarks (every 200 ms of real time) keep a 1 s idle timeout at bay across clock steps
+     * that add up to more than the timeout, until the fault silences the stream; then one step past the timeout
+     * fires the rule.
+     */
     private void assertIdleRuleFiresUnder(Runnable fault) throws Exception {
-        try (Watch<Pod> watch = watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + listResourceVersion(),
-                Duration.ofSeconds(1))) {
+        FakeClock clock = new FakeClock();
+        HttpResponse<InputStream> response = http.send(get(PODS + "?watch=true&allowWatchBookmarks=true&resourceVersion="
+                + listResourceVersion()), BodyHandlers.ofInputStream());
+        try (Watch<Pod> watch = Watch.builder(response.body(), Pod.class).idleTimeout(Duration.ofSeconds(1))
+                .clock(clock).description("watch of pods").start()) {
+            AtomicLong bookmarks = new AtomicLong();
             CompletableFuture<Throwable> failure = new CompletableFuture<>();
             Thread consumer = Thread.ofVirtual().name("test-consumer").start(() -> {
                 try {
                     while (watch.next() != null) {
-                        // bookmarks
+                        bookmarks.incrementAndGet();
                     }
                     failure.complete(null);
                 } catch (Throwable t) {
                     failure.complete(t);
                 }
             });
-            await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> !watch.isDone());
+            for (int i = 0; i < 2; i++) {
+                clock.step(Duration.ofMillis(600));
+                // Three more bookmarks: the read in progress now began after the step.
+                long seen = bookmarks.get();
+                await().atMost(WAIT).until(() -> bookmarks.get() >= seen + 3);
+            }
+            assertThat(watch.isDone()).as("1.2 s of clock time, but never 1 s without bytes").isFalse();
 
             fault.run();
+            // A bookmark already on its way may still restart the timer: step until the silence has lasted 1 s.
+            await().atMost(WAIT).until(() -> {
+                clock.step(Duration.ofMillis(500));
+                return watch.isDone();
+            });
 
             assertThat(failure.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
                     .isInstanceOf(WatchIdleTimeoutException.class)

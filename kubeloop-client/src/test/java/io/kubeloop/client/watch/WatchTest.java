@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.client.watch.Streams.Feed;
-import io.kubeloop.client.watch.Streams.ManualClock;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.model.WatchEventType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class WatchTest {
 
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
     private final AtomicReference<Thread> readerThread = new AtomicReference<>();
 
     private Watch<Pod> start(Feed feed, Duration idleTimeout) {
@@ -173,13 +173,15 @@ class WatchTest {
         assertThat(watch.next()).isNotNull();
         await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get().getState() != Thread.State.RUNNABLE);
 
-        clock.advance(Duration.ofMinutes(4).plusSeconds(59));
-        // The watchdog checks every second; over two checks, 4m59s of silence is not idle.
-        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> !watch.isDone());
+        clock.step(Duration.ofMinutes(4).plusSeconds(59));
+        // The idle rule runs on the stepping thread when its time comes: 4m59s of silence is not idle.
+        assertThat(watch.isDone()).isFalse();
+        assertThat(clock.scheduledCount()).as("the rule waits for its time").isEqualTo(1);
 
-        clock.advance(Duration.ofSeconds(1));
+        clock.step(Duration.ofSeconds(1));
 
-        await().atMost(Duration.ofSeconds(5)).until(watch::isDone);
+        assertThat(watch.isDone()).as("closed by the step itself").isTrue();
+        assertThat(clock.scheduledCount()).as("a closed watch leaves no timer behind").isZero();
         assertThatThrownBy(watch::next)
                 .isInstanceOfSatisfying(WatchIdleTimeoutException.class,
                         e -> assertThat(e.idleTimeout()).isEqualTo(Duration.ofMinutes(5)))
@@ -194,7 +196,7 @@ class WatchTest {
         Feed feed = new Feed();
         try (Watch<Pod> watch = start(feed, Duration.ofMillis(200))) {
             for (int i = 0; i < 5; i++) {
-                clock.advance(Duration.ofMillis(150));
+                clock.step(Duration.ofMillis(150));
                 feed.write(bookmark(Integer.toString(i + 1), false) + "\n");
                 assertThat(watch.next()).isEqualTo(new WatchEvent.Bookmark<Pod>(Integer.toString(i + 1), false));
             }
@@ -215,16 +217,17 @@ class WatchTest {
         try (Watch<Pod> watch = start(feed, Duration.ofMinutes(1))) {
             // The reader fills the queue and waits for the consumer, not for bytes.
             await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get().getState() == Thread.State.WAITING);
-            clock.advance(Duration.ofMinutes(10));
-            await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> !watch.isDone());
+            clock.step(Duration.ofMinutes(10));
+            assertThat(watch.isDone()).as("the rule ran during the step and found no read in progress").isFalse();
 
             for (int i = 1; i <= events; i++) {
                 assertThat(watch.next()).isEqualTo(new WatchEvent.Bookmark<Pod>(Integer.toString(i), false));
             }
             // Now the reader waits for bytes, and that is idleness.
-            assertThat(watch.next(Duration.ofMillis(50))).isNull();
-            clock.advance(Duration.ofMinutes(1));
-            await().atMost(Duration.ofSeconds(5)).until(watch::isDone);
+            // Every event is queued, so a timed wait of the reader is the feed's read for more bytes.
+            await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get().getState() == Thread.State.TIMED_WAITING);
+            clock.step(Duration.ofMinutes(1));
+            assertThat(watch.isDone()).isTrue();
             assertThatThrownBy(watch::next).isInstanceOf(WatchIdleTimeoutException.class);
         }
     }
