@@ -912,7 +912,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             return this;
         }
 
-        /** The clock of resyncs, backoff, timeouts and durations (default the system clock). */
+        /**
+         * The clock of resyncs, backoff, timeouts and durations (default the system clock). Give it the clock of the
+         * client behind the ListerWatcher ({@code .clock(client.clock())}) so that one clock drives both;
+         * {@code SharedInformerFactory} does so by itself.
+         */
         public Builder<T> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -85,7 +85,7 @@ public final class SharedInformerFactory {
         this.customResync = Map.copyOf(b.customResync);
         this.transform = b.transform;
         this.decoding = b.decoding;
-        this.clock = b.clock;
+        this.clock = b.clock != null ? b.clock : b.client.clock();
         this.meterRegistry = b.meterRegistry;
         this.threadFactory = b.threadFactory;
         this.coalesceUpdates = b.coalesceUpdates;
@@ -329,7 +329,8 @@ public final class SharedInformerFactory {
         private final Map<Class<?>, Duration> customResync = new HashMap<>();
         private UnaryOperator<HasMetadata> transform;
         private Decoding decoding = Decoding.standard();
-        private Clock clock = Clock.system();
+        /** Null: the client's clock. */
+        private Clock clock;
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
         private boolean coalesceUpdates = true;
@@ -390,6 +391,12 @@ public final class SharedInformerFactory {
             return this;
         }
 
+        /**
+         * The clock of every informer's resyncs, relist backoff, bookmarks' timing and sync waits. Default: the
+         * client's ({@code KubernetesClient.builder().clock(...)}), so that one clock drives the whole stack — the
+         * client's retries, rate limit and watch idle rule, and the informers above it. Set it only to run the
+         * informers on another clock than their client.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
