@@ -1,11 +1,11 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.clock.Clock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -167,7 +167,7 @@ public final class ClientConfig {
         private ExecConfig exec;
         private String userWhere = "builder";
         private String source = "builder";
-        private Clock clock = Clock.systemUTC();
+        private Clock clock = Clock.system();
 
         private Builder() {}
 
@@ -268,7 +268,11 @@ public final class ClientConfig {
             return this;
         }
 
-        /** The clock for token-file re-reads and exec credential expiry; default the system clock. */
+        /**
+         * The clock for token-file re-reads and exec credential expiry (wall time: expiry timestamps are wall
+         * time); default the system clock. A test that steps a {@code FakeClock} passes the same one here and to
+         * {@code KubernetesClient.builder(config).clock(...)}.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

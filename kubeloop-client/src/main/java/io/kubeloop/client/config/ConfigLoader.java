@@ -1,11 +1,11 @@
 package io.kubeloop.client.config;
 
 import io.kubeloop.client.internal.JacksonVersionCheck;
+import io.kubeloop.clock.Clock;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class ConfigLoader {
     public static ConfigLoader system() {
         String home = System.getProperty("user.home");
         return new ConfigLoader(System.getenv(), home == null ? null : Path.of(home), SERVICE_ACCOUNT_DIR,
-                Clock.systemUTC());
+                Clock.system());
     }
 
     /** A loader with the given environment, home folder, service-account folder and clock (for tests). */

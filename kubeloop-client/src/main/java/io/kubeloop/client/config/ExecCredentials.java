@@ -1,10 +1,10 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.clock.Clock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -90,7 +90,7 @@ final class ExecCredentials implements Credentials {
     }
 
     private boolean valid(Credential c) {
-        return c != null && (c.expiry() == null || clock.instant().isBefore(c.expiry()));
+        return c != null && (c.expiry() == null || clock.now().isBefore(c.expiry()));
     }
 
     private Credential run() {

@@ -1,11 +1,11 @@
 package io.kubeloop.client.config;
 
+import io.kubeloop.clock.Clock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -58,7 +58,7 @@ final class TokenFileCredentials implements Credentials {
     }
 
     private boolean stale(Snapshot s) {
-        if (!clock.instant().isBefore(s.readAt().plus(REREAD))) {
+        if (!clock.now().isBefore(s.readAt().plus(REREAD))) {
             return true;
         }
         try {
@@ -75,7 +75,7 @@ final class TokenFileCredentials implements Credentials {
             if (token.isEmpty()) {
                 throw new ConfigException(where + ": the token file is empty");
             }
-            return new Snapshot("Bearer " + token, modified, clock.instant());
+            return new Snapshot("Bearer " + token, modified, clock.now());
         } catch (IOException e) {
             throw new ConfigException(where + ": cannot read the token file: " + ConfigFiles.reason(e), e);
         }

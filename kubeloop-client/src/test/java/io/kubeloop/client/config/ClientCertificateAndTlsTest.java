@@ -115,7 +115,7 @@ class ClientCertificateAndTlsTest {
                 "    client-certificate: pki/client.crt\n    client-key: ./pki/../pki/client.key\n"));
         // loaded from another working directory's point of view: paths resolve against the file's folder
         ClientConfig config = ConfigLoader.of(Map.of("KUBECONFIG", file.toString()), dir, dir.resolve("none"),
-                java.time.Clock.systemUTC()).kubeconfig(null, null);
+                io.kubeloop.clock.Clock.system()).kubeconfig(null, null);
         assertThat(TlsTestServer.call(config)).isEqualTo("client=CN=" + k.cn() + " auth=none");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.clock.Clock;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -115,7 +115,7 @@ class EmbeddedApiServerConnectionTest {
         Path token = Files.writeString(sa.resolve("token"), BOB_TOKEN);
         Files.setLastModifiedTime(token, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
         ConfigLoader loader = ConfigLoader.of(Map.of("KUBERNETES_SERVICE_HOST", server.url().getHost(),
-                "KUBERNETES_SERVICE_PORT", String.valueOf(server.port())), dir.resolve("home"), sa, Clock.systemUTC());
+                "KUBERNETES_SERVICE_PORT", String.valueOf(server.port())), dir.resolve("home"), sa, Clock.system());
         ClientConfig config = loader.autodetect(); // no kubeconfig anywhere: in-cluster
         assertThat(config.namespace()).isEqualTo("kube-system");
         assertThat(whoami(config).get(1)).isEqualTo("bob");

@@ -4,6 +4,7 @@ import static io.kubeloop.client.config.ClientCertificateAndTlsTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.clock.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,7 +29,7 @@ class ExecPluginTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     /**
      * A plugin that counts its runs in $COUNTER, saves $KUBERNETES_EXEC_INFO to $INFO and prints an ExecCredential
@@ -63,14 +64,14 @@ class ExecPluginTest {
     @ParameterizedTest
     @ValueSource(strings = {ExecConfig.V1, ExecConfig.V1BETA1})
     void cachedUntilExpiryAndRunAgainAfterInvalidate(String api) throws Exception {
-        Instant expiry = clock.instant().plus(Duration.ofMinutes(10));
+        Instant expiry = clock.now().plus(Duration.ofMinutes(10));
         ClientConfig c = config(ExecConfig.of(api, tokenPlugin().toString(), "alice").withEnv(env(api, expiry.toString())));
         Credentials creds = c.credentials();
         assertThat(creds.authorization()).contains("Bearer tok-alice-1");
         assertThat(creds.authorization()).contains("Bearer tok-alice-1"); // cached: no second run
-        clock.advance(Duration.ofMinutes(9));
+        clock.step(Duration.ofMinutes(9));
         assertThat(creds.authorization()).contains("Bearer tok-alice-1");
-        clock.advance(Duration.ofMinutes(1)); // at the expiry: run again
+        clock.step(Duration.ofMinutes(1)); // at the expiry: run again
         assertThat(creds.authorization()).contains("Bearer tok-alice-2");
         creds.invalidate(); // the server said 401
         assertThat(creds.authorization()).contains("Bearer tok-alice-3");
@@ -115,7 +116,7 @@ class ExecPluginTest {
     void withoutExpiryTheCredentialIsKeptUntilInvalidated() throws Exception {
         ClientConfig c = config(ExecConfig.of(ExecConfig.V1, tokenPlugin().toString(), "bob").withEnv(env(ExecConfig.V1, "")));
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-1");
-        clock.advance(Duration.ofDays(365));
+        clock.step(Duration.ofDays(365));
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-1");
         c.credentials().invalidate();
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-2");

@@ -3,10 +3,10 @@ package io.kubeloop.client.config;
 import static io.kubeloop.client.config.ClientCertificateAndTlsTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.clock.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ class InClusterTest {
     }
 
     private ConfigLoader loader(Map<String, String> env, Path sa) {
-        return ConfigLoader.of(env, dir.resolve("home"), sa, Clock.systemUTC());
+        return ConfigLoader.of(env, dir.resolve("home"), sa, Clock.system());
     }
 
     private static final Map<String, String> POD = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",

@@ -3,11 +3,11 @@ package io.kubeloop.client.config;
 import static io.kubeloop.client.config.ClientCertificateAndTlsTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.clock.Clock;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class KubeconfigLoadingTest {
     Path dir;
 
     private ConfigLoader loader(Map<String, String> env) {
-        return ConfigLoader.of(env, dir.resolve("home"), dir.resolve("no-sa"), Clock.systemUTC());
+        return ConfigLoader.of(env, dir.resolve("home"), dir.resolve("no-sa"), Clock.system());
     }
 
     private Path write(String name, String yaml) throws Exception {

@@ -3,6 +3,7 @@ package io.kubeloop.client.config;
 import static io.kubeloop.client.config.ClientCertificateAndTlsTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.clock.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -17,7 +18,7 @@ class TokenFileRotationTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     /** Rewrites the file and sets its mtime, so that tests control whether the change is visible by mtime. */
     private void write(Path file, String token, FileTime mtime) throws Exception {
@@ -40,9 +41,9 @@ class TokenFileRotationTest {
 
         write(file, "three", t2); // same mtime: not seen until a minute after the last read
         assertThat(creds.authorization()).contains("Bearer two");
-        clock.advance(Duration.ofSeconds(59));
+        clock.step(Duration.ofSeconds(59));
         assertThat(creds.authorization()).contains("Bearer two");
-        clock.advance(Duration.ofSeconds(1));
+        clock.step(Duration.ofSeconds(1));
         assertThat(creds.authorization()).contains("Bearer three");
 
         write(file, "four", t2);
