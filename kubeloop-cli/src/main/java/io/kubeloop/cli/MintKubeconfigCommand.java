@@ -55,6 +55,7 @@ final class MintKubeconfigCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ca-dir: " + e.getMessage());
         }
+        // Wall clock: the certificate's validity is judged by clients against their own real clocks.
         String kubeconfig = Kubeconfig.clientCertificate(server, ca,
                 ca.issueClient(parts[0], List.of(parts).subList(1, parts.length), Instant.now()));
         try {

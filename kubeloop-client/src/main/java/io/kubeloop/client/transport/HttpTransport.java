@@ -262,6 +262,7 @@ public final class HttpTransport implements AutoCloseable {
     public void close() {
         http.shutdownNow();
         try {
+            // Real time: the JDK's HttpClient releases its connections on its own threads, out of any clock's reach.
             http.awaitTermination(CLOSE_WAIT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

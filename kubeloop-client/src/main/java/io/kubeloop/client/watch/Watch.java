@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -138,8 +137,10 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     }
 
     /**
-     * The next event, waiting at most {@code timeout}; {@code null} when the watch has ended or nothing arrived in
-     * time ({@link #isDone()} tells which).
+     * The next event, waiting at most {@code timeout} on the watch's {@link Builder#clock clock}; {@code null} when
+     * the watch has ended or nothing arrived in time ({@link #isDone()} tells which). With a {@code FakeClock} the
+     * wait ends when the clock is stepped past the timeout (or an event arrives); {@code Duration.ZERO} never
+     * waits.
      *
      * @throws WatchException the stream failed, was malformed or went idle
      * @throws RuntimeException what {@link Builder#errorEvents} made of an ERROR event, when set
@@ -218,35 +219,52 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         return "Watch[" + description + ", " + (closed ? "closed" : isDone() ? "done" : "open") + "]";
     }
 
+    /**
+     * Waits for the next event, the end, or the deadline on the watch's clock. A finite wait schedules a task on
+     * the clock that queues {@link #WAKE} at the deadline, so that a {@code FakeClock} ends it when stepped; a
+     * WAKE left over from an earlier call only makes this loop look again.
+     */
     @SuppressWarnings("unchecked")
     private WatchEvent<T> poll(long timeoutNanos) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (true) {
-            if (closed) {
-                return null;
-            }
-            Outcome done = outcome.get();
-            Object item;
-            if (done != null) {
-                // Everything the reader will ever queue is queued: no waiting.
-                item = queue.poll();
-            } else {
-                long remaining = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
-                if (remaining <= 0) {
+        boolean forever = timeoutNanos == Long.MAX_VALUE;
+        long deadline = clock.nanoTime() + timeoutNanos;
+        Clock.Scheduled timer = forever || timeoutNanos <= 0 ? null
+                : clock.schedule(() -> queue.offer(WAKE), Duration.ofNanos(timeoutNanos));
+        try {
+            while (true) {
+                if (closed) {
                     return null;
                 }
-                item = queue.poll(remaining, TimeUnit.NANOSECONDS);
-            }
-            if (item instanceof WatchEvent<?> event) {
-                return closed ? null : (WatchEvent<T>) event;
-            }
-            if (item == null && done != null) {
-                if (done.failure() != null) {
-                    throw done.failure();
+                Outcome done = outcome.get();
+                Object item;
+                if (done != null) {
+                    // Everything the reader will ever queue is queued: no waiting.
+                    item = queue.poll();
+                } else if (!forever && deadline - clock.nanoTime() <= 0) {
+                    do {
+                        item = queue.poll();
+                    } while (item == WAKE);
+                    if (item == null) {
+                        return null;
+                    }
+                } else {
+                    item = queue.take();
                 }
-                return null;
+                if (item instanceof WatchEvent<?> event) {
+                    return closed ? null : (WatchEvent<T>) event;
+                }
+                if (item == null && done != null) {
+                    if (done.failure() != null) {
+                        throw done.failure();
+                    }
+                    return null;
+                }
+                // WAKE: look again.
             }
-            // WAKE, or a timed-out poll: look again.
+        } finally {
+            if (timer != null) {
+                timer.cancel();
+            }
         }
     }
 

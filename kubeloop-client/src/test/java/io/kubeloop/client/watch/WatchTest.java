@@ -42,7 +42,7 @@ class WatchTest {
             feed.write(pod("ADDED", "a", "1") + "\n" + bookmark("2", false) + "\n");
             assertThat(watch.next().type()).isEqualTo(WatchEventType.ADDED);
             assertThat(watch.next()).isEqualTo(new WatchEvent.Bookmark<Pod>("2", false));
-            assertThat(watch.next(Duration.ofMillis(20))).as("nothing more yet").isNull();
+            assertThat(watch.next(Duration.ZERO)).as("nothing more yet").isNull();
             assertThat(watch.isDone()).isFalse();
 
             feed.write(pod("DELETED", "a", "3") + "\n");
@@ -229,6 +229,33 @@ class WatchTest {
             clock.step(Duration.ofMinutes(1));
             assertThat(watch.isDone()).isTrue();
             assertThatThrownBy(watch::next).isInstanceOf(WatchIdleTimeoutException.class);
+        }
+    }
+
+    @Test
+    void aTimedNextWaitsOnTheWatchsClock() throws Exception {
+        Feed feed = new Feed();
+        try (Watch<Pod> watch = start(feed, Duration.ofMinutes(5))) {
+            CompletableFuture<WatchEvent<Pod>> waiting = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    waiting.complete(watch.next(Duration.ofSeconds(30)));
+                } catch (Throwable e) {
+                    waiting.completeExceptionally(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(5)).until(() -> clock.scheduledCount() == 2); // idle rule + timeout
+            clock.step(Duration.ofSeconds(29));
+            assertThat(waiting).as("29 s of clock time").isNotDone();
+            clock.step(Duration.ofSeconds(1));
+            assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("timed out: nothing came").isNull();
+            assertThat(watch.isDone()).isFalse();
+            assertThat(clock.scheduledCount()).as("only the idle rule is left").isEqualTo(1);
+
+            // An event ends a timed wait at once, and the wait's timer goes with it.
+            feed.write(pod("ADDED", "a", "1") + "\n");
+            assertThat(watch.next(Duration.ofHours(1))).isNotNull();
+            assertThat(clock.scheduledCount()).isEqualTo(1);
         }
     }
 

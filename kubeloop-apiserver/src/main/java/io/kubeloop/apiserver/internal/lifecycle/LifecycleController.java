@@ -177,6 +177,8 @@ final class LifecycleController implements AutoCloseable {
             if (round < 64) {
                 Thread.onSpinWait();
             } else {
+                // Real time on purpose: a 50 µs yield to the writer thread, not a timer. On a fake clock that
+                // no one steps, a clock wait here would never end.
                 java.util.concurrent.locks.LockSupport.parkNanos(PUBLISH_PARK_NANOS);
             }
         }

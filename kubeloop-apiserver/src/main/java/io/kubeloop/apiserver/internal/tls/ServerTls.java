@@ -64,7 +64,7 @@ public final class ServerTls {
 
     /** A client certificate of this server's CA for {@code user} in {@code groups}, dated now. */
     public IssuedCertificate issueClient(String user, String... groups) {
-        return authority.issueClient(user, List.of(groups), Instant.now());
+        return authority.issueClient(user, List.of(groups), Instant.now()); // wall clock: see start()
     }
 
     /** Issues the serving and admin certificates for a server bound to {@code host}. */
