@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <pre>{@code
  * FakeClock clock = new FakeClock();
- * DelayingQueue<String> queue = WorkQueue.<String>builder().clock(clock).buildDelaying() // io.kubeloop.workqueue;
+ * DelayingQueue<String> queue = WorkQueue.<String>builder().clock(clock).buildDelaying(); // io.kubeloop.workqueue
  * queue.addAfter("a", Duration.ofSeconds(10));
  * await().until(clock::hasWaiters);
  * clock.step(Duration.ofSeconds(10));
