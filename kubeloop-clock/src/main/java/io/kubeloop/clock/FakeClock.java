@@ -230,7 +230,10 @@ public final class FakeClock implements Clock {
         }
     }
 
-    /** True while at least one thread waits on this clock for a finite deadline. */
+    /**
+     * True while at least one thread waits on this clock for a finite deadline ({@link #awaitUntil}, {@link #sleep}).
+     * Scheduled tasks are not waiters: see {@link #scheduledCount()}.
+     */
     public boolean hasWaiters() {
         lock.lock();
         try {

@@ -91,7 +91,10 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private final long idleNanos;
     /** Null: ERROR events are delivered as events; else the failure an ERROR event ends the watch with. */
     private final Function<Status, ? extends RuntimeException> errorEvents;
-    /** Decoded events, then WAKE. Invariant: the reader puts nothing after {@link #outcome} is set. */
+    /**
+     * Decoded events, and WAKE markers (from {@link #finish} and from the timers of timed waits) that only make a
+     * consumer look again. Invariant: the reader puts no event after {@link #outcome} is set.
+     */
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     /** Set once: first of the clean end, a read or decode failure, the idle rule, close(). */
     private final AtomicReference<Outcome> outcome = new AtomicReference<>();
@@ -112,7 +115,12 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
                 : Thread.ofVirtual().name("kubeloop-watch-" + THREADS.incrementAndGet()).factory();
         this.reader = threads.newThread(this::read);
         this.idleCheck = clock.schedule(this::checkIdle, idleTimeout);
-        reader.start();
+        try {
+            reader.start();
+        } catch (RuntimeException | Error e) {
+            idleCheck.cancel(); // no reader, no watch: leave no timer behind
+            throw e;
+        }
     }
 
     /** A watch of the response body {@code body}, decoding objects to {@code type}. */
