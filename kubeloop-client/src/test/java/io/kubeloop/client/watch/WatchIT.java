@@ -149,7 +149,6 @@ class WatchIT {
         assertIdleRuleFiresUnder(() -> server.faults().stall(Duration.ofSeconds(60), "pods"));
     }
 
-    /** Bookmarks every 200 ms keep a 1 s idle timeout at bay until the fault silences the stream. */
     /**
      * On a fake clock: bookmarks (every 200 ms of real time) keep a 1 s idle timeout at bay across clock steps
      * that add up to more than the timeout, until the fault silences the stream; then one step past the timeout
