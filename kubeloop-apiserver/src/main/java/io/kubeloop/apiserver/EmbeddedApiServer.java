@@ -1,38 +1,38 @@
 package io.kubeloop.apiserver;
 
 import com.sun.net.httpserver.HttpServer;
-import io.kubeloop.apiserver.internal.auth.Authentication;
-import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.fault.Faults;
+import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
 import io.kubeloop.apiserver.internal.http.ApiHttpHandler;
-import io.kubeloop.apiserver.internal.rbac.AccessControl;
 import io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle;
+import io.kubeloop.apiserver.internal.rbac.AccessControl;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.storage.StoreBuilder;
 import io.kubeloop.apiserver.internal.tls.Kubeconfig;
 import io.kubeloop.apiserver.internal.tls.SecretFiles;
 import io.kubeloop.apiserver.internal.tls.ServerTls;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.Timestamps;
-import io.kubeloop.clock.Clock;
-import java.util.List;
-import java.util.UUID;
-import tools.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An in-process, Kubernetes-compatible API server that starts in milliseconds: point kubectl, kubeloop's
@@ -61,6 +61,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final Store store;
     /** Null when serving plain HTTP. */
     private final ServerTls tls;
+
     private final StaticTokens tokens;
     private final FaultInjector faults;
     private final ObjectLifecycle lifecycle;
@@ -73,20 +74,26 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
         this.lifecycle = ObjectLifecycle.start(store, b.clock, registry::get);
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval,
-                lifecycle);
-        this.faults = new FaultInjector(b.clock, b.faultSeed, b.faultInjection, () -> {
-            compact();
-            return store.compactedRevision();
-        }, json);
+        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval, lifecycle);
+        this.faults = new FaultInjector(
+                b.clock,
+                b.faultSeed,
+                b.faultInjection,
+                () -> {
+                    compact();
+                    return store.compactedRevision();
+                },
+                json);
         handler.faults(faults);
         handler.customResources(new CustomResources(json, store, b.clock, registry));
         handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("apiserver-", 0).factory());
+        this.executor = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("apiserver-", 0).factory());
         try {
             this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
             this.tokens = b.tokens;
-            this.http = tls == null ? HttpServer.create(new InetSocketAddress(b.host, b.port), 512)
+            this.http = tls == null
+                    ? HttpServer.create(new InetSocketAddress(b.host, b.port), 512)
                     : tls.bind(new InetSocketAddress(b.host, b.port), 512);
         } catch (IOException | RuntimeException bindFailed) {
             faults.close();
@@ -94,12 +101,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.close();
             throw bindFailed;
         }
-        handler.authentication(tls == null ? Authentication.OFF : Authentication.of(tls.authority().certificate(), b.tokens));
+        handler.authentication(
+                tls == null
+                        ? Authentication.OFF
+                        : Authentication.of(tls.authority().certificate(), b.tokens));
         http.createContext("/", handler);
         http.setExecutor(executor);
         http.start();
         InetSocketAddress bound = http.getAddress();
-        String host = bound.getAddress().isAnyLocalAddress() ? "127.0.0.1" : bound.getAddress().getHostAddress();
+        String host = bound.getAddress().isAnyLocalAddress()
+                ? "127.0.0.1"
+                : bound.getAddress().getHostAddress();
         if (host.contains(":")) {
             host = "[" + host + "]";
         }
@@ -367,8 +379,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
             try {
                 return new EmbeddedApiServer(this);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the API server on " + host.getHostAddress() + ":"
-                        + port + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot start the API server on " + host.getHostAddress() + ":" + port + ": " + e.getMessage(),
+                        e);
             }
         }
     }

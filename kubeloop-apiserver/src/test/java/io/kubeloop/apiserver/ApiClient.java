@@ -24,7 +24,8 @@ final class ApiClient {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
 
     ApiClient(URI base) {
@@ -41,12 +42,14 @@ final class ApiClient {
     }
 
     Reply post(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     Reply put(String path, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));
     }
 
@@ -60,8 +63,10 @@ final class ApiClient {
 
     /** A request with extra headers, e.g. a User-Agent. */
     Reply request(String method, String path, String contentType, String body, java.util.Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }
@@ -158,8 +163,8 @@ final class ApiClient {
 
     private Reply send(HttpRequest.Builder b) {
         try {
-            HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r =
+                    http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body = r.body().isEmpty() ? null : JSON.readTree(r.body());
             return new Reply(r.statusCode(), body, r.body());
         } catch (IOException e) {

@@ -34,6 +34,7 @@ class AuthenticationIdentityIT {
 
     @TempDir
     Path dir;
+
     private ServerTls tls;
     private HttpsServer https;
     private ExecutorService executor;
@@ -47,7 +48,9 @@ class AuthenticationIdentityIT {
 
                 dave-token,dave,,
                 """);
-        StaticTokens tokens = StaticTokens.NONE.with("alice", "alice-token", java.util.List.of("devs")).withFile(tokenFile);
+        StaticTokens tokens = StaticTokens.NONE
+                .with("alice", "alice-token", java.util.List.of("devs"))
+                .withFile(tokenFile);
         tls = ServerTls.start(null, InetAddress.getLoopbackAddress());
         Authentication authentication = Authentication.of(tls.authority().certificate(), tokens);
         https = tls.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
@@ -57,7 +60,8 @@ class AuthenticationIdentityIT {
                     return;
                 }
                 UserInfo u = RequestUser.of(exchange);
-                byte[] body = (u.name() + "|" + u.uid() + "|" + String.join(";", u.groups())).getBytes(StandardCharsets.UTF_8);
+                byte[] body = (u.name() + "|" + u.uid() + "|" + String.join(";", u.groups()))
+                        .getBytes(StandardCharsets.UTF_8);
                 exchange.sendResponseHeaders(200, body.length);
                 exchange.getResponseBody().write(body);
             }
@@ -114,7 +118,9 @@ class AuthenticationIdentityIT {
         HttpResponse<String> api = get(client, "/api", null);
         assertThat(api.statusCode()).isEqualTo(401);
         assertThat(api.body()).isEqualTo(TlsAuthenticationIT.UNAUTHORIZED);
-        assertThat(get(client, "/healthzz", null).statusCode()).as("only the health paths themselves").isEqualTo(401);
+        assertThat(get(client, "/healthzz", null).statusCode())
+                .as("only the health paths themselves")
+                .isEqualTo(401);
     }
 
     @Test

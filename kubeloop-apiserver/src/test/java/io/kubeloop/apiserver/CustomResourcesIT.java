@@ -39,8 +39,11 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(list.code()).as(list.raw()).isEqualTo(200);
         assertThat(list.body().get("kind").asString()).isEqualTo("WidgetList");
         assertThat(list.body().get("apiVersion").asString()).isEqualTo("example.com/v1");
-        assertThat(api.get("/apis/example.com/v1/widgets").code()).as("all namespaces").isEqualTo(200);
-        assertThat(api.get("/apis/example.com/v3/namespaces/default/widgets").code()).isEqualTo(404);
+        assertThat(api.get("/apis/example.com/v1/widgets").code())
+                .as("all namespaces")
+                .isEqualTo(200);
+        assertThat(api.get("/apis/example.com/v3/namespaces/default/widgets").code())
+                .isEqualTo(404);
     }
 
     @Test
@@ -57,15 +60,16 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(r.body().get("reason").asString()).isEqualTo("Invalid");
         assertThat(r.body().get("message").asString())
                 .startsWith("CustomResourceDefinition.apiextensions.k8s.io \"gadgets.example.com\" is invalid: [");
-        assertThat(causes(r.body())).contains(
-                "spec.names.kind: Required value",
-                "metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group",
-                "spec.scope: Required value",
-                "spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty "
-                        + "for specified object fields",
-                "spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required",
-                "spec.versions: Invalid value: [v1, v2]: must have exactly one version marked as storage version",
-                "spec.versions: Invalid value: [v1, v2]: must have at least one served version");
+        assertThat(causes(r.body()))
+                .contains(
+                        "spec.names.kind: Required value",
+                        "metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group",
+                        "spec.scope: Required value",
+                        "spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty "
+                                + "for specified object fields",
+                        "spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required",
+                        "spec.versions: Invalid value: [v1, v2]: must have exactly one version marked as storage version",
+                        "spec.versions: Invalid value: [v1, v2]: must have at least one served version");
         assertThat(api.get(CRD_PATH + "/gadgets.example.com").code()).isEqualTo(404);
     }
 
@@ -81,7 +85,13 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(beta.code()).isEqualTo(200);
         assertThat(beta.body().get("apiVersion").asString()).isEqualTo("example.com/v1beta1");
         assertThat(beta.body().get("spec")).isEqualTo(created.get("spec"));
-        assertThat(api.get(WIDGETS_BETA).body().get("items").get(0).at("/metadata/name").asString()).isEqualTo("w1");
+        assertThat(api.get(WIDGETS_BETA)
+                        .body()
+                        .get("items")
+                        .get(0)
+                        .at("/metadata/name")
+                        .asString())
+                .isEqualTo("w1");
 
         // written through v1beta1 (whose schema preserves anything), read through v1
         JsonNode current = beta.body();
@@ -94,14 +104,20 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(v1.at("/spec/replicas").asInt()).isEqualTo(4);
         assertThat(v1.at("/metadata/generation").asLong()).isEqualTo(2);
 
-        ApiClient.Reply merge = api.request("PATCH", WIDGETS + "/w1", "application/merge-patch+json",
-                "{\"spec\":{\"size\":\"large\"}}");
+        ApiClient.Reply merge = api.request(
+                "PATCH", WIDGETS + "/w1", "application/merge-patch+json", "{\"spec\":{\"size\":\"large\"}}");
         assertThat(merge.code()).as(merge.raw()).isEqualTo(200);
         assertThat(merge.body().at("/spec/size").asString()).isEqualTo("large");
-        ApiClient.Reply jsonPatch = api.request("PATCH", WIDGETS_BETA + "/w1", "application/json-patch+json",
+        ApiClient.Reply jsonPatch = api.request(
+                "PATCH",
+                WIDGETS_BETA + "/w1",
+                "application/json-patch+json",
                 "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":1}]");
         assertThat(jsonPatch.code()).as(jsonPatch.raw()).isEqualTo(200);
-        ApiClient.Reply apply = api.request("PATCH", WIDGETS + "/w2?fieldManager=test", "application/apply-patch+yaml",
+        ApiClient.Reply apply = api.request(
+                "PATCH",
+                WIDGETS + "/w2?fieldManager=test",
+                "application/apply-patch+yaml",
                 "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec: {size: large, replicas: 3}\n");
         assertThat(apply.code()).as(apply.raw()).isEqualTo(201);
 
@@ -113,12 +129,13 @@ class CustomResourcesIT extends EmbeddedServerTest {
     void strategicMergePatchIs415AsForEveryCustomResource() {
         createCrd();
         api.create(WIDGETS, widget("w1", 1));
-        ApiClient.Reply r = api.request("PATCH", WIDGETS + "/w1", "application/strategic-merge-patch+json",
-                "{\"spec\":{\"replicas\":2}}");
+        ApiClient.Reply r = api.request(
+                "PATCH", WIDGETS + "/w1", "application/strategic-merge-patch+json", "{\"spec\":{\"replicas\":2}}");
         assertThat(r.code()).isEqualTo(415);
-        assertThat(r.body().get("message").asString()).isEqualTo("the body of the request was in an unknown format - "
-                + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-                + "application/apply-patch+yaml");
+        assertThat(r.body().get("message").asString())
+                .isEqualTo("the body of the request was in an unknown format - "
+                        + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+                        + "application/apply-patch+yaml");
     }
 
     @Test
@@ -128,8 +145,10 @@ class CustomResourcesIT extends EmbeddedServerTest {
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},
                  "spec":{"size":"small","replicas":"string"}}""");
         assertThat(wrongType.code()).isEqualTo(422);
-        assertThat(wrongType.body().get("message").asString()).isEqualTo("Widget.example.com \"w\" is invalid: "
-                + "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"");
+        assertThat(wrongType.body().get("message").asString())
+                .isEqualTo(
+                        "Widget.example.com \"w\" is invalid: "
+                                + "spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"");
         assertThat(wrongType.body().at("/details/causes/0/reason").asString()).isEqualTo("FieldValueInvalid");
         assertThat(wrongType.body().at("/details/causes/0/field").asString()).isEqualTo("spec.replicas");
 
@@ -138,30 +157,34 @@ class CustomResourcesIT extends EmbeddedServerTest {
                  "spec":{"replicas":-1,"port":true,"labels":{"a":1},"template":{"spec":{}},"note":null,
                   "color":null}}""");
         assertThat(several.code()).isEqualTo(422);
-        assertThat(causes(several.body())).containsExactlyInAnyOrder(
-                "spec.size: Required value",
-                "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0",
-                "spec.port: Invalid value: \"boolean\": spec.port in body must be of type integer,string: \"boolean\"",
-                "spec.labels[a]: Invalid value: \"integer\": spec.labels[a] in body must be of type string: \"integer\"",
-                "spec.template.apiVersion: Required value: must not be empty",
-                "spec.template.kind: Required value: must not be empty");
+        assertThat(causes(several.body()))
+                .containsExactlyInAnyOrder(
+                        "spec.size: Required value",
+                        "spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0",
+                        "spec.port: Invalid value: \"boolean\": spec.port in body must be of type integer,string: \"boolean\"",
+                        "spec.labels[a]: Invalid value: \"integer\": spec.labels[a] in body must be of type string: \"integer\"",
+                        "spec.template.apiVersion: Required value: must not be empty",
+                        "spec.template.kind: Required value: must not be empty");
         assertThat(several.body().at("/details/causes/0/reason").asString()).isEqualTo("FieldValueRequired");
 
         ApiClient.Reply badEnum = api.post(WIDGETS, """
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":"huge"}}""");
-        assertThat(causes(badEnum.body())).containsExactly(
-                "spec.size: Unsupported value: \"huge\": supported values: \"small\", \"large\"");
+        assertThat(causes(badEnum.body()))
+                .containsExactly("spec.size: Unsupported value: \"huge\": supported values: \"small\", \"large\"");
 
         api.create(WIDGETS, widget("ok", 1));
-        ApiClient.Reply badPatch = api.request("PATCH", WIDGETS + "/ok", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":\"many\"}}");
+        ApiClient.Reply badPatch = api.request(
+                "PATCH", WIDGETS + "/ok", "application/merge-patch+json", "{\"spec\":{\"replicas\":\"many\"}}");
         assertThat(badPatch.code()).isEqualTo(422);
-        ApiClient.Reply badStatus = api.request("PATCH", WIDGETS + "/ok/status", "application/merge-patch+json",
-                "{\"status\":{\"replicas\":\"x\"}}");
+        ApiClient.Reply badStatus = api.request(
+                "PATCH", WIDGETS + "/ok/status", "application/merge-patch+json", "{\"status\":{\"replicas\":\"x\"}}");
         assertThat(badStatus.code()).isEqualTo(422);
-        assertThat(causes(badStatus.body())).containsExactly(
-                "status.replicas: Invalid value: \"string\": status.replicas in body must be of type integer: \"string\"");
-        assertThat(api.get(WIDGETS + "/ok").body().at("/spec/replicas").asInt()).as("unchanged").isEqualTo(1);
+        assertThat(causes(badStatus.body()))
+                .containsExactly(
+                        "status.replicas: Invalid value: \"string\": status.replicas in body must be of type integer: \"string\"");
+        assertThat(api.get(WIDGETS + "/ok").body().at("/spec/replicas").asInt())
+                .as("unchanged")
+                .isEqualTo(1);
     }
 
     @Test
@@ -193,11 +216,16 @@ class CustomResourcesIT extends EmbeddedServerTest {
         ApiClient.Reply strict = api.post(WIDGETS + "?fieldValidation=Strict", body);
         assertThat(strict.code()).isEqualTo(400);
         assertThat(strict.body().get("reason").asString()).isEqualTo("BadRequest");
-        assertThat(strict.body().get("message").asString()).isEqualTo("Widget in version \"v1\" cannot be handled "
-                + "as a Widget: strict decoding error: unknown field \"metadata.junk\", unknown field \"spec.bogus\"");
+        assertThat(strict.body().get("message").asString())
+                .isEqualTo(
+                        "Widget in version \"v1\" cannot be handled "
+                                + "as a Widget: strict decoding error: unknown field \"metadata.junk\", unknown field \"spec.bogus\"");
         assertThat(api.post(WIDGETS + "?fieldValidation=Ignore", body).code()).isEqualTo(201);
-        ApiClient.Reply patch = api.request("PATCH", WIDGETS + "/w?fieldValidation=Strict",
-                "application/merge-patch+json", "{\"spec\":{\"other\":1}}");
+        ApiClient.Reply patch = api.request(
+                "PATCH",
+                WIDGETS + "/w?fieldValidation=Strict",
+                "application/merge-patch+json",
+                "{\"spec\":{\"other\":1}}");
         assertThat(patch.code()).isEqualTo(400);
         assertThat(patch.body().get("message").asString()).endsWith("unknown field \"spec.other\"");
     }
@@ -210,10 +238,14 @@ class CustomResourcesIT extends EmbeddedServerTest {
                 {"status":{"replicas":2,"selector":"app=w","conditions":[{"type":"Ready","status":"True"}]},
                  "spec":{"replicas":9}}""");
         assertThat(status.code()).as(status.raw()).isEqualTo(200);
-        assertThat(status.body().at("/spec/replicas").asInt()).as("/status ignores spec").isEqualTo(2);
-        ApiClient.Reply main = api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json",
-                "{\"status\":{\"replicas\":7}}");
-        assertThat(main.body().at("/status/replicas").asInt()).as("the main resource ignores status").isEqualTo(2);
+        assertThat(status.body().at("/spec/replicas").asInt())
+                .as("/status ignores spec")
+                .isEqualTo(2);
+        ApiClient.Reply main =
+                api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json", "{\"status\":{\"replicas\":7}}");
+        assertThat(main.body().at("/status/replicas").asInt())
+                .as("the main resource ignores status")
+                .isEqualTo(2);
 
         JsonNode scale = api.get(WIDGETS + "/w/scale").body();
         assertThat(scale.get("kind").asString()).isEqualTo("Scale");
@@ -221,19 +253,23 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(scale.at("/status/replicas").asInt()).isEqualTo(2);
         assertThat(scale.at("/status/selector").asString()).isEqualTo("app=w");
 
-        ApiClient.Reply scaled = api.request("PATCH", WIDGETS + "/w/scale", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":5}}");
+        ApiClient.Reply scaled = api.request(
+                "PATCH", WIDGETS + "/w/scale", "application/merge-patch+json", "{\"spec\":{\"replicas\":5}}");
         assertThat(scaled.code()).as(scaled.raw()).isEqualTo(200);
         assertThat(scaled.body().at("/spec/replicas").asInt()).isEqualTo(5);
         assertThat(api.get(WIDGETS + "/w").body().at("/spec/replicas").asInt()).isEqualTo(5);
-        assertThat(api.get(WIDGETS_BETA + "/w/scale").code()).as("v1beta1 declares no scale").isEqualTo(404);
+        assertThat(api.get(WIDGETS_BETA + "/w/scale").code())
+                .as("v1beta1 declares no scale")
+                .isEqualTo(404);
     }
 
     @Test
     void discoveryListsEveryServedVersionWithItsNames() {
         createCrd();
         JsonNode group = api.get("/apis/example.com").body();
-        assertThat(group.at("/preferredVersion/version").asString()).as("kube's version priority").isEqualTo("v1");
+        assertThat(group.at("/preferredVersion/version").asString())
+                .as("kube's version priority")
+                .isEqualTo("v1");
         assertThat(group.get("versions").size()).isEqualTo(2);
         JsonNode v1 = api.get("/apis/example.com/v1").body();
         List<String> names = new ArrayList<>();
@@ -257,7 +293,9 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(example.at("/versions/0/version").asString()).isEqualTo("v1");
         assertThat(example.at("/versions/1/version").asString()).isEqualTo("v1beta1");
         assertThat(example.at("/versions/1/resources/0/resource").asString()).isEqualTo("widgets");
-        assertThat(example.at("/versions/1/resources/0/subresources/0/subresource").asString()).isEqualTo("status");
+        assertThat(example.at("/versions/1/resources/0/subresources/0/subresource")
+                        .asString())
+                .isEqualTo("status");
     }
 
     @Test
@@ -268,31 +306,46 @@ class CustomResourcesIT extends EmbeddedServerTest {
         assertThat(url).startsWith("/openapi/v3/apis/example.com/v1?hash=");
         JsonNode doc = api.get(url).body();
         JsonNode schema = doc.at("/components/schemas/com.example.v1.Widget");
-        assertThat(schema.at("/properties/spec/properties/replicas/type").asString()).isEqualTo("integer");
-        assertThat(schema.at("/x-kubernetes-group-version-kind/0/kind").asString()).isEqualTo("Widget");
+        assertThat(schema.at("/properties/spec/properties/replicas/type").asString())
+                .isEqualTo("integer");
+        assertThat(schema.at("/x-kubernetes-group-version-kind/0/kind").asString())
+                .isEqualTo("Widget");
         assertThat(schema.at("/properties/apiVersion/type").asString()).isEqualTo("string");
         JsonNode patch = doc.at("/paths/~1apis~1example.com~1v1~1namespaces~1{namespace}~1widgets~1{name}/patch");
         assertThat(patch.at("/requestBody/content").propertyNames())
-                .containsExactlyInAnyOrder("application/apply-patch+yaml", "application/json-patch+json",
-                        "application/merge-patch+json");
-        assertThat(api.get("/openapi/v3/apis/example.com/v1beta1").body().at(
-                "/components/schemas/com.example.v1beta1.Widget/properties/spec/x-kubernetes-preserve-unknown-fields")
-                .asBoolean()).isTrue();
+                .containsExactlyInAnyOrder(
+                        "application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json");
+        assertThat(api.get("/openapi/v3/apis/example.com/v1beta1")
+                        .body()
+                        .at(
+                                "/components/schemas/com.example.v1beta1.Widget/properties/spec/x-kubernetes-preserve-unknown-fields")
+                        .asBoolean())
+                .isTrue();
     }
 
     @Test
     void tablesShowThePrinterColumnsOfTheVersionRead() {
         createCrd();
         api.create(WIDGETS, widget("w", 3));
-        api.request("PATCH", WIDGETS + "/w/status", "application/merge-patch+json",
+        api.request(
+                "PATCH",
+                WIDGETS + "/w/status",
+                "application/merge-patch+json",
                 "{\"status\":{\"conditions\":[{\"type\":\"Synced\",\"status\":\"False\"},"
                         + "{\"type\":\"Ready\",\"status\":\"True\"}]}}");
         JsonNode table = api.get(WIDGETS, TABLE).body();
         List<String> columns = new ArrayList<>();
-        table.get("columnDefinitions").forEach(c -> columns.add(c.get("name").asString() + ":"
-                + c.get("type").asString() + ":" + c.get("priority").asInt()));
-        assertThat(columns).containsExactly("Name:string:0", "Size:string:0", "Replicas:integer:0", "Ready:string:0",
-                "Color:string:1", "Age:date:0");
+        table.get("columnDefinitions")
+                .forEach(c -> columns.add(c.get("name").asString() + ":"
+                        + c.get("type").asString() + ":" + c.get("priority").asInt()));
+        assertThat(columns)
+                .containsExactly(
+                        "Name:string:0",
+                        "Size:string:0",
+                        "Replicas:integer:0",
+                        "Ready:string:0",
+                        "Color:string:1",
+                        "Age:date:0");
         JsonNode cells = table.at("/rows/0/cells");
         assertThat(cells.get(0).asString()).isEqualTo("w");
         assertThat(cells.get(1).asString()).isEqualTo("small");
@@ -306,13 +359,16 @@ class CustomResourcesIT extends EmbeddedServerTest {
         List<String> betaColumns = new ArrayList<>();
         beta.get("columnDefinitions").forEach(c -> betaColumns.add(c.get("name").asString()));
         assertThat(betaColumns).as("no columns declared: Name and Age").containsExactly("Name", "Age");
-        JsonNode withObjects = api.get(WIDGETS_BETA + "?includeObject=Object", TABLE).body();
+        JsonNode withObjects =
+                api.get(WIDGETS_BETA + "?includeObject=Object", TABLE).body();
         assertThat(withObjects.at("/rows/0/object/apiVersion").asString()).isEqualTo("example.com/v1beta1");
 
         api.create(WIDGETS, """
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"bare"},"spec":{"size":"large"}}""");
         JsonNode bare = api.get(WIDGETS + "/bare", TABLE).body();
-        assertThat(bare.at("/rows/0/cells/2").isNull()).as("a missing value is a null cell").isTrue();
+        assertThat(bare.at("/rows/0/cells/2").isNull())
+                .as("a missing value is a null cell")
+                .isTrue();
     }
 
     @Test
@@ -325,18 +381,32 @@ class CustomResourcesIT extends EmbeddedServerTest {
                     .replace("- name: Size", "- name: Shape");
             assertThat(unservedBeta).contains("served: false");
             JsonNode current = api.get(CRD_PATH + "/widgets.example.com").body();
-            ApiClient.Reply updated = api.request("PUT", CRD_PATH + "/widgets.example.com", "application/yaml",
-                    unservedBeta.replace("  name: widgets.example.com", "  name: widgets.example.com\n"
-                            + "  resourceVersion: \"" + current.at("/metadata/resourceVersion").asString() + "\""));
+            ApiClient.Reply updated = api.request(
+                    "PUT",
+                    CRD_PATH + "/widgets.example.com",
+                    "application/yaml",
+                    unservedBeta.replace(
+                            "  name: widgets.example.com",
+                            "  name: widgets.example.com\n" + "  resourceVersion: \""
+                                    + current.at("/metadata/resourceVersion").asString() + "\""));
             assertThat(updated.code()).as(updated.raw()).isEqualTo(200);
-            assertThat(beta.endsWithoutMoreEvents()).as("the watch on the unserved version ends").isTrue();
+            assertThat(beta.endsWithoutMoreEvents())
+                    .as("the watch on the unserved version ends")
+                    .isTrue();
         }
         assertThat(api.get(WIDGETS_BETA + "/w").code()).isEqualTo(404);
         assertThat(api.get(WIDGETS + "/w").code()).isEqualTo(200);
-        assertThat(api.get(WIDGETS, TABLE).body().at("/columnDefinitions/1/name").asString()).isEqualTo("Shape");
+        assertThat(api.get(WIDGETS, TABLE)
+                        .body()
+                        .at("/columnDefinitions/1/name")
+                        .asString())
+                .isEqualTo("Shape");
         assertThat(api.get("/apis/example.com").body().get("versions").size()).isEqualTo(1);
 
-        ApiClient.Reply scope = api.request("PUT", CRD_PATH + "/widgets.example.com", "application/yaml",
+        ApiClient.Reply scope = api.request(
+                "PUT",
+                CRD_PATH + "/widgets.example.com",
+                "application/yaml",
                 CRD.replace("scope: Namespaced", "scope: Cluster"));
         assertThat(scope.code()).isEqualTo(422);
         assertThat(causes(scope.body())).containsExactly("spec.scope: Invalid value: \"Cluster\": field is immutable");
@@ -346,14 +416,14 @@ class CustomResourcesIT extends EmbeddedServerTest {
     void generationCountsChangesOutsideMetadataAndStatus() {
         createCrd();
         api.create(WIDGETS, widget("w", 1));
-        ApiClient.Reply labels = api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json",
-                "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+        ApiClient.Reply labels = api.request(
+                "PATCH", WIDGETS + "/w", "application/merge-patch+json", "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
         assertThat(labels.body().at("/metadata/generation").asLong()).isEqualTo(1);
-        ApiClient.Reply spec = api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json",
-                "{\"spec\":{\"replicas\":2}}");
+        ApiClient.Reply spec =
+                api.request("PATCH", WIDGETS + "/w", "application/merge-patch+json", "{\"spec\":{\"replicas\":2}}");
         assertThat(spec.body().at("/metadata/generation").asLong()).isEqualTo(2);
-        ApiClient.Reply status = api.request("PATCH", WIDGETS + "/w/status", "application/merge-patch+json",
-                "{\"status\":{\"replicas\":2}}");
+        ApiClient.Reply status = api.request(
+                "PATCH", WIDGETS + "/w/status", "application/merge-patch+json", "{\"status\":{\"replicas\":2}}");
         assertThat(status.body().at("/metadata/generation").asLong()).isEqualTo(2);
     }
 
@@ -361,7 +431,10 @@ class CustomResourcesIT extends EmbeddedServerTest {
     void aFailedDeletePreconditionLeavesTheObjects() {
         createCrd();
         api.create(WIDGETS, widget("w", 1));
-        ApiClient.Reply r = api.request("DELETE", CRD_PATH + "/widgets.example.com", "application/json",
+        ApiClient.Reply r = api.request(
+                "DELETE",
+                CRD_PATH + "/widgets.example.com",
+                "application/json",
                 "{\"preconditions\":{\"uid\":\"not-the-uid\"}}");
         assertThat(r.code()).isEqualTo(409);
         assertThat(api.get(WIDGETS + "/w").code()).isEqualTo(200);
@@ -371,13 +444,15 @@ class CustomResourcesIT extends EmbeddedServerTest {
     void conflictingNamesAreNotAccepted() {
         createCrd();
         String clash = CRD.replace("name: widgets.example.com", "name: gizmos.example.com")
-                .replace("plural: widgets", "plural: gizmos").replace("singular: widget", "singular: gizmo")
+                .replace("plural: widgets", "plural: gizmos")
+                .replace("singular: widget", "singular: gizmo")
                 .replace("kind: Widget", "kind: Gizmo");
         ApiClient.Reply r = api.request("POST", CRD_PATH, "application/yaml", clash);
         assertThat(r.code()).as(r.raw()).isEqualTo(201);
         assertThat(conditions(r.body().get("status"))).containsExactly("NamesAccepted=False", "Established=False");
         assertThat(r.body().at("/status/conditions/0/message").asString()).isEqualTo("\"wd\" is already in use");
-        assertThat(api.get("/apis/example.com/v1/namespaces/default/gizmos").code()).isEqualTo(404);
+        assertThat(api.get("/apis/example.com/v1/namespaces/default/gizmos").code())
+                .isEqualTo(404);
     }
 
     @Test
@@ -385,37 +460,48 @@ class CustomResourcesIT extends EmbeddedServerTest {
         createCrd();
         api.create(WIDGETS, widget("a", 1));
         api.create("/apis/example.com/v1/namespaces/kube-system/widgets", widget("b", 1));
-        String rv = api.get("/apis/example.com/v1/widgets").body().at("/metadata/resourceVersion").asString();
+        String rv = api.get("/apis/example.com/v1/widgets")
+                .body()
+                .at("/metadata/resourceVersion")
+                .asString();
         try (ApiClient.Watch watch = api.watch("/apis/example.com/v1/widgets?watch=true&resourceVersion=" + rv)) {
             ApiClient.Reply deleted = api.delete(CRD_PATH + "/widgets.example.com");
             assertThat(deleted.code()).as(deleted.raw()).isEqualTo(200);
             List<String> events = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 JsonNode event = watch.next();
-                events.add(event.get("type").asString() + " " + event.at("/object/metadata/name").asString());
+                events.add(event.get("type").asString() + " "
+                        + event.at("/object/metadata/name").asString());
             }
             assertThat(events).containsExactlyInAnyOrder("DELETED a", "DELETED b");
             assertThat(watch.endsWithoutMoreEvents()).as("the watch ends").isTrue();
         }
         assertThat(api.get(WIDGETS).code()).isEqualTo(404);
         assertThat(api.get("/apis/example.com").code()).isEqualTo(404);
-        assertThat(api.get("/openapi/v3").body().at("/paths").has("apis/example.com/v1")).isFalse();
+        assertThat(api.get("/openapi/v3").body().at("/paths").has("apis/example.com/v1"))
+                .isFalse();
         assertThat(api.get(CRD_PATH + "/widgets.example.com").code()).isEqualTo(404);
 
         createCrd();
-        assertThat(api.get(WIDGETS).body().get("items").size()).as("recreated empty").isZero();
+        assertThat(api.get(WIDGETS).body().get("items").size())
+                .as("recreated empty")
+                .isZero();
     }
 
     private static List<String> conditions(JsonNode status) {
         List<String> out = new ArrayList<>();
-        status.get("conditions").forEach(c -> out.add(c.get("type").asString() + "=" + c.get("status").asString()));
+        status.get("conditions")
+                .forEach(c ->
+                        out.add(c.get("type").asString() + "=" + c.get("status").asString()));
         return out;
     }
 
     private static List<String> causes(JsonNode statusBody) {
         List<String> out = new ArrayList<>();
-        statusBody.at("/details/causes").forEach(c -> out.add(c.get("field").asString() + ": "
-                + c.get("message").asString()));
+        statusBody
+                .at("/details/causes")
+                .forEach(c -> out.add(
+                        c.get("field").asString() + ": " + c.get("message").asString()));
         return out;
     }
 }

@@ -16,8 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 /** Discovery, /version and health over real HTTP, shaped as kube-apiserver 1.32 serves them. */
 class DiscoveryIT {
 
-    private static final String AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
-            + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+    private static final String AGGREGATED_ACCEPT =
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                    + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
     private static EmbeddedApiServer server;
     private static final HttpClient http = HttpClient.newHttpClient();
@@ -64,22 +65,37 @@ class DiscoveryIT {
 
         JsonNode apis = getJson("/apis");
         assertThat(apis.get("kind").asString()).isEqualTo("APIGroupList");
-        assertThat(apis.get("groups")).extracting(g -> g.get("name").asString())
-                .containsExactly("apps", "coordination.k8s.io", "events.k8s.io", "rbac.authorization.k8s.io",
-                        "apiextensions.k8s.io", "authorization.k8s.io", "authentication.k8s.io");
-        assertThat(apis.get("groups").get(0).get("preferredVersion").get("groupVersion").asString()).isEqualTo("apps/v1");
+        assertThat(apis.get("groups"))
+                .extracting(g -> g.get("name").asString())
+                .containsExactly(
+                        "apps",
+                        "coordination.k8s.io",
+                        "events.k8s.io",
+                        "rbac.authorization.k8s.io",
+                        "apiextensions.k8s.io",
+                        "authorization.k8s.io",
+                        "authentication.k8s.io");
+        assertThat(apis.get("groups")
+                        .get(0)
+                        .get("preferredVersion")
+                        .get("groupVersion")
+                        .asString())
+                .isEqualTo("apps/v1");
 
         JsonNode apps = getJson("/apis/apps");
         assertThat(apps.get("kind").asString()).isEqualTo("APIGroup");
 
         JsonNode core = getJson("/api/v1");
         assertThat(core.get("kind").asString()).isEqualTo("APIResourceList");
-        assertThat(core.has("apiVersion")).as("/api/v1 omits apiVersion, as kube-apiserver does").isFalse();
+        assertThat(core.has("apiVersion"))
+                .as("/api/v1 omits apiVersion, as kube-apiserver does")
+                .isFalse();
         JsonNode pods = find(core, "pods");
         assertThat(pods.get("namespaced").asBoolean()).isTrue();
         assertThat(pods.get("shortNames").get(0).asString()).isEqualTo("po");
         assertThat(pods.get("categories").get(0).asString()).isEqualTo("all");
-        assertThat(find(core, "pods/status").get("verbs")).extracting(JsonNode::asString)
+        assertThat(find(core, "pods/status").get("verbs"))
+                .extracting(JsonNode::asString)
                 .containsExactly("get", "patch", "update");
 
         JsonNode appsV1 = getJson("/apis/apps/v1");
@@ -109,33 +125,52 @@ class DiscoveryIT {
         assertThat(nodes.get("responseKind").get("kind").asString()).isEqualTo("Node");
 
         JsonNode named = json.readTree(get("/apis", AGGREGATED_ACCEPT).body());
-        JsonNode deployments = findResource(named.get("items").get(0).get("versions").get(0).get("resources"), "deployments");
-        assertThat(deployments.get("subresources")).extracting(s -> s.get("subresource").asString())
+        JsonNode deployments =
+                findResource(named.get("items").get(0).get("versions").get(0).get("resources"), "deployments");
+        assertThat(deployments.get("subresources"))
+                .extracting(s -> s.get("subresource").asString())
                 .containsExactly("scale", "status");
-        assertThat(deployments.get("subresources").get(0).get("responseKind").get("group").asString())
+        assertThat(deployments
+                        .get("subresources")
+                        .get(0)
+                        .get("responseKind")
+                        .get("group")
+                        .asString())
                 .isEqualTo("autoscaling");
     }
 
     @Test
     void openApiV3ListsHashedDocumentsWithThePatchOperationsKubectlChecks() throws Exception {
         JsonNode index = getJson("/openapi/v3");
-        String url = index.get("paths").get("apis/apps/v1").get("serverRelativeURL").asString();
+        String url =
+                index.get("paths").get("apis/apps/v1").get("serverRelativeURL").asString();
         assertThat(url).matches("/openapi/v3/apis/apps/v1\\?hash=[0-9A-F]{128}");
         assertThat(index.get("paths").has("api/v1")).isTrue();
 
         HttpResponse<String> doc = get(url, "application/json");
         assertThat(doc.statusCode()).isEqualTo(200);
         assertThat(doc.headers().firstValue("Cache-Control")).hasValue("public, immutable");
-        JsonNode patch = json.readTree(doc.body()).get("paths")
-                .get("/apis/apps/v1/namespaces/{namespace}/deployments/{name}").get("patch");
-        assertThat(patch.get("x-kubernetes-group-version-kind").get("kind").asString()).isEqualTo("Deployment");
-        assertThat(patch.get("parameters")).extracting(p -> p.get("name").asString()).contains("fieldValidation");
+        JsonNode patch = json.readTree(doc.body())
+                .get("paths")
+                .get("/apis/apps/v1/namespaces/{namespace}/deployments/{name}")
+                .get("patch");
+        assertThat(patch.get("x-kubernetes-group-version-kind").get("kind").asString())
+                .isEqualTo("Deployment");
+        assertThat(patch.get("parameters"))
+                .extracting(p -> p.get("name").asString())
+                .contains("fieldValidation");
         assertThat(patch.get("requestBody").get("content").has("application/strategic-merge-patch+json"))
-                .as("kubectl then computes strategic merge patches from its compiled-in types").isFalse();
-        assertThat(json.readTree(get("/openapi/v3/api/v1", "application/json").body()).get("paths")
-                .has("/api/v1/nodes/{name}")).as("cluster-scoped paths have no namespace").isTrue();
-        assertThat(get("/openapi/v3/apis/nope/v1", "application/json").statusCode()).isEqualTo(404);
-        assertThat(get("/openapi/v2", "application/json").statusCode()).as("kubectl reads v2 only as protobuf")
+                .as("kubectl then computes strategic merge patches from its compiled-in types")
+                .isFalse();
+        assertThat(json.readTree(get("/openapi/v3/api/v1", "application/json").body())
+                        .get("paths")
+                        .has("/api/v1/nodes/{name}"))
+                .as("cluster-scoped paths have no namespace")
+                .isTrue();
+        assertThat(get("/openapi/v3/apis/nope/v1", "application/json").statusCode())
+                .isEqualTo(404);
+        assertThat(get("/openapi/v2", "application/json").statusCode())
+                .as("kubectl reads v2 only as protobuf")
                 .isEqualTo(404);
     }
 
@@ -164,8 +199,11 @@ class DiscoveryIT {
 
     @Test
     void writesToDiscoveryAreMethodNotAllowed() throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(405);
         assertThat(json.readTree(r.body()).get("reason").asString()).isEqualTo("MethodNotAllowed");
     }

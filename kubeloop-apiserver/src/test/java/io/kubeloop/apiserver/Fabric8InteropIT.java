@@ -2,8 +2,8 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeout;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeout;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -73,7 +73,7 @@ class Fabric8InteropIT {
     }
 
     private static KubernetesClient client(String kubeconfig) {
-        return client(kubeconfig, config -> { });
+        return client(kubeconfig, config -> {});
     }
 
     private static KubernetesClient client(String kubeconfig, Consumer<Config> tweak) {
@@ -84,14 +84,30 @@ class Fabric8InteropIT {
     }
 
     private static ConfigMap configMap(String name, Map<String, String> labels, Map<String, String> data) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(NS).withLabels(labels)
-                .endMetadata().withData(data).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .withLabels(labels)
+                .endMetadata()
+                .withData(data)
+                .build();
     }
 
     private static Pod pod(String name, String app) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).addToLabels("app", app)
-                .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("nginx:1.25")
-                .endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("nginx:1.25")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private static String rv(HasMetadata object) {
@@ -104,32 +120,52 @@ class Fabric8InteropIT {
     void versionDiscoveryAndNamespaces() {
         assertThat(client.getKubernetesVersion().getMajor()).isEqualTo("1");
         assertThat(client.supports(Deployment.class)).isTrue();
-        assertThat(client.namespaces().list().getItems()).extracting(ns -> ns.getMetadata().getName())
+        assertThat(client.namespaces().list().getItems())
+                .extracting(ns -> ns.getMetadata().getName())
                 .contains("default", "kube-system");
 
-        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
-                .withName("team-a").endMetadata().build()).create();
-        client.configMaps().inNamespace("team-a").resource(new ConfigMapBuilder().withNewMetadata()
-                .withName("inside").endMetadata().build()).create();
-        assertThat(client.configMaps().inAnyNamespace().list().getItems()).extracting(cm -> cm.getMetadata()
-                .getNamespace()).containsExactly("team-a");
+        client.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("team-a")
+                        .endMetadata()
+                        .build())
+                .create();
+        client.configMaps()
+                .inNamespace("team-a")
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("inside")
+                        .endMetadata()
+                        .build())
+                .create();
+        assertThat(client.configMaps().inAnyNamespace().list().getItems())
+                .extracting(cm -> cm.getMetadata().getNamespace())
+                .containsExactly("team-a");
         assertThat(client.namespaces().withName("team-a").delete()).hasSize(1);
-        assertThat(client.configMaps().inNamespace("team-a").withName("inside").get()).isNull();
+        assertThat(client.configMaps().inNamespace("team-a").withName("inside").get())
+                .isNull();
     }
 
     @Test
     void configMapsCreateGetListUpdateDelete() {
         var configMaps = client.configMaps().inNamespace(NS);
-        ConfigMap created = configMaps.resource(configMap("settings", Map.of("app", "web"), Map.of("k", "v1")))
+        ConfigMap created = configMaps
+                .resource(configMap("settings", Map.of("app", "web"), Map.of("k", "v1")))
                 .create();
         assertThat(created.getMetadata().getUid()).isNotBlank();
         assertThat(rv(created)).isNotBlank();
-        assertThatThrownBy(() -> configMaps.resource(configMap("settings", Map.of(), Map.of())).create())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThatThrownBy(() -> configMaps
+                        .resource(configMap("settings", Map.of(), Map.of()))
+                        .create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(409));
 
         ConfigMap got = configMaps.withName("settings").get();
         assertThat(got.getData()).containsEntry("k", "v1");
-        assertThat(configMaps.withName("missing").get()).as("a 404 reads as null").isNull();
+        assertThat(configMaps.withName("missing").get())
+                .as("a 404 reads as null")
+                .isNull();
 
         // PUT with the read resourceVersion, then a stale PUT conflicts
         got.getData().put("k", "v2");
@@ -138,29 +174,40 @@ class Fabric8InteropIT {
         assertThat(Long.parseLong(rv(updated))).isGreaterThan(Long.parseLong(rv(created)));
         created.getData().put("k", "stale");
         assertThatThrownBy(() -> configMaps.resource(created).update())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(409));
 
         // edit() sends a JSON patch computed against the object it read
         ConfigMap edited = configMaps.withName("settings").edit(cm -> new ConfigMapBuilder(cm)
-                .addToData("extra", "x").editMetadata().addToLabels("tier", "front").endMetadata().build());
+                .addToData("extra", "x")
+                .editMetadata()
+                .addToLabels("tier", "front")
+                .endMetadata()
+                .build());
         assertThat(edited.getData()).containsEntry("k", "v2").containsEntry("extra", "x");
         assertThat(edited.getMetadata().getLabels()).containsEntry("tier", "front");
 
         configMaps.resource(configMap("other", Map.of("app", "db"), Map.of())).create();
-        assertThat(configMaps.list().getItems()).extracting(cm -> cm.getMetadata().getName())
+        assertThat(configMaps.list().getItems())
+                .extracting(cm -> cm.getMetadata().getName())
                 .containsExactly("other", "settings");
         assertThat(configMaps.list().getMetadata().getResourceVersion()).isNotBlank();
         assertThat(client.configMaps().inAnyNamespace().list().getItems()).hasSize(2);
 
         // createOr(update): the create conflicts, so it updates
-        ConfigMap upserted = configMaps.resource(configMap("other", Map.of("app", "db"), Map.of("up", "sert")))
+        ConfigMap upserted = configMaps
+                .resource(configMap("other", Map.of("app", "db"), Map.of("up", "sert")))
                 .createOr(NonDeletingOperation::update);
         assertThat(upserted.getData()).containsExactly(Map.entry("up", "sert"));
 
         assertThat(configMaps.withName("settings").delete()).hasSize(1);
         assertThat(configMaps.withName("settings").get()).isNull();
-        assertThat(configMaps.withName("settings").delete()).as("deleting what is gone").isEmpty();
-        assertThat(configMaps.list().getItems()).extracting(cm -> cm.getMetadata().getName()).containsExactly("other");
+        assertThat(configMaps.withName("settings").delete())
+                .as("deleting what is gone")
+                .isEmpty();
+        assertThat(configMaps.list().getItems())
+                .extracting(cm -> cm.getMetadata().getName())
+                .containsExactly("other");
     }
 
     @Test
@@ -169,42 +216,64 @@ class Fabric8InteropIT {
         for (int i = 0; i < 6; i++) {
             pods.resource(pod("p" + i, i % 2 == 0 ? "web" : "db")).create();
         }
-        assertThat(pods.withLabel("app", "web").list().getItems()).extracting(p -> p.getMetadata().getName())
+        assertThat(pods.withLabel("app", "web").list().getItems())
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactly("p0", "p2", "p4");
         assertThat(pods.withLabelIn("app", "db", "cache").list().getItems()).hasSize(3);
-        assertThat(pods.withoutLabel("app", "web").list().getItems()).extracting(p -> p.getMetadata().getName())
+        assertThat(pods.withoutLabel("app", "web").list().getItems())
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactly("p1", "p3", "p5");
         assertThat(pods.withLabelSelector("app=web,!missing").list().getItems()).hasSize(3);
         assertThat(pods.withField("metadata.name", "p3").list().getItems()).hasSize(1);
 
         // paging, as informers list
-        var firstPage = pods.list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(4L).build());
+        var firstPage = pods.list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder()
+                .withLimit(4L)
+                .build());
         assertThat(firstPage.getItems()).hasSize(4);
         assertThat(firstPage.getMetadata().getContinue()).isNotBlank();
-        var secondPage = pods.list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(4L)
-                .withContinue(firstPage.getMetadata().getContinue()).build());
-        assertThat(secondPage.getItems()).extracting(p -> p.getMetadata().getName()).containsExactly("p4", "p5");
+        var secondPage = pods.list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder()
+                .withLimit(4L)
+                .withContinue(firstPage.getMetadata().getContinue())
+                .build());
+        assertThat(secondPage.getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("p4", "p5");
 
         // the three patch types fabric8 sends
-        Pod merged = pods.withName("p0").patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"labels\":{\"stage\":\"merge\"}}}");
-        assertThat(merged.getMetadata().getLabels()).containsEntry("stage", "merge").containsEntry("app", "web");
-        Pod strategic = pods.withName("p0").patch(PatchContext.of(PatchType.STRATEGIC_MERGE),
-                "{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:1.26\"}]}}");
-        assertThat(strategic.getSpec().getContainers()).singleElement()
-                .satisfies(c -> assertThat(c.getImage()).isEqualTo("nginx:1.26"));
-        Pod jsonPatched = pods.withName("p0").patch(PatchContext.of(PatchType.JSON),
-                "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{\"note\":\"json\"}}]");
+        Pod merged = pods.withName("p0")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"stage\":\"merge\"}}}");
+        assertThat(merged.getMetadata().getLabels())
+                .containsEntry("stage", "merge")
+                .containsEntry("app", "web");
+        Pod strategic = pods.withName("p0")
+                .patch(
+                        PatchContext.of(PatchType.STRATEGIC_MERGE),
+                        "{\"spec\":{\"containers\":[{\"name\":\"main\",\"image\":\"nginx:1.26\"}]}}");
+        assertThat(strategic.getSpec().getContainers()).singleElement().satisfies(c -> assertThat(c.getImage())
+                .isEqualTo("nginx:1.26"));
+        Pod jsonPatched = pods.withName("p0")
+                .patch(
+                        PatchContext.of(PatchType.JSON),
+                        "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{\"note\":\"json\"}}]");
         assertThat(jsonPatched.getMetadata().getAnnotations()).containsEntry("note", "json");
 
         // the status subresource: status changes, and only status
-        Pod running = pods.withName("p0").editStatus(p -> new PodBuilder(p).editOrNewStatus().withPhase("Running")
-                .endStatus().editMetadata().addToLabels("ignored", "yes").endMetadata().build());
+        Pod running = pods.withName("p0").editStatus(p -> new PodBuilder(p)
+                .editOrNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .editMetadata()
+                .addToLabels("ignored", "yes")
+                .endMetadata()
+                .build());
         assertThat(running.getStatus().getPhase()).isEqualTo("Running");
         assertThat(running.getMetadata().getLabels()).doesNotContainKey("ignored");
 
         assertThat(pods.withLabel("app", "db").delete()).hasSize(3);
-        assertThat(pods.list().getItems()).extracting(p -> p.getMetadata().getName()).containsExactly("p0", "p2", "p4");
+        assertThat(pods.list().getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("p0", "p2", "p4");
         assertThat(pods.withName("p2").withGracePeriod(0).delete()).hasSize(1);
         assertThat(pods.list().getItems()).hasSize(2);
     }
@@ -212,11 +281,29 @@ class Fabric8InteropIT {
     @Test
     void deploymentScalesThroughTheScaleSubresource() {
         var deployments = client.apps().deployments().inNamespace(NS);
-        Deployment deployment = new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(NS)
-                .endMetadata().withNewSpec().withReplicas(1).withNewSelector().addToMatchLabels("app", "web")
-                .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage("nginx:1.25").endContainer().endSpec()
-                .endTemplate().endSpec().build();
+        Deployment deployment = new DeploymentBuilder()
+                .withNewMetadata()
+                .withName("web")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withNewSelector()
+                .addToMatchLabels("app", "web")
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("nginx:1.25")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
         deployments.resource(deployment).create();
 
         deployments.withName("web").scale(3);
@@ -230,19 +317,29 @@ class Fabric8InteropIT {
     @Test
     void serverSideApplyCreatesUpdatesAndForcesOwnership() {
         var configMaps = client.configMaps().inNamespace(NS);
-        ConfigMap applied = configMaps.resource(configMap("ssa", Map.of("app", "web"), Map.of("a", "1")))
-                .fieldManager("alice").serverSideApply();
+        ConfigMap applied = configMaps
+                .resource(configMap("ssa", Map.of("app", "web"), Map.of("a", "1")))
+                .fieldManager("alice")
+                .serverSideApply();
         assertThat(applied.getData()).containsEntry("a", "1");
-        assertThat(applied.getMetadata().getManagedFields()).extracting(f -> f.getManager()).containsExactly("alice");
+        assertThat(applied.getMetadata().getManagedFields())
+                .extracting(f -> f.getManager())
+                .containsExactly("alice");
 
-        ConfigMap reapplied = configMaps.resource(configMap("ssa", Map.of("app", "web"), Map.of("a", "2", "b", "3")))
-                .fieldManager("alice").serverSideApply();
+        ConfigMap reapplied = configMaps
+                .resource(configMap("ssa", Map.of("app", "web"), Map.of("a", "2", "b", "3")))
+                .fieldManager("alice")
+                .serverSideApply();
         assertThat(reapplied.getData()).containsExactlyInAnyOrderEntriesOf(Map.of("a", "2", "b", "3"));
 
-        ConfigMap forced = configMaps.resource(configMap("ssa", Map.of(), Map.of("a", "bob")))
-                .fieldManager("bob").forceConflicts().serverSideApply();
+        ConfigMap forced = configMaps
+                .resource(configMap("ssa", Map.of(), Map.of("a", "bob")))
+                .fieldManager("bob")
+                .forceConflicts()
+                .serverSideApply();
         assertThat(forced.getData()).containsEntry("a", "bob").containsEntry("b", "3");
-        assertThat(forced.getMetadata().getManagedFields()).extracting(f -> f.getManager())
+        assertThat(forced.getMetadata().getManagedFields())
+                .extracting(f -> f.getManager())
                 .containsExactlyInAnyOrder("alice", "bob");
     }
 
@@ -251,10 +348,16 @@ class Fabric8InteropIT {
             + "field another manager owns is applied as if forced")
     void aNonForcedApplyOfAnotherManagersFieldConflicts() {
         var configMaps = client.configMaps().inNamespace(NS);
-        configMaps.resource(configMap("ssa", Map.of(), Map.of("a", "1"))).fieldManager("alice").serverSideApply();
-        assertThatThrownBy(() -> configMaps.resource(configMap("ssa", Map.of(), Map.of("a", "bob")))
-                .fieldManager("bob").serverSideApply())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        configMaps
+                .resource(configMap("ssa", Map.of(), Map.of("a", "1")))
+                .fieldManager("alice")
+                .serverSideApply();
+        assertThatThrownBy(() -> configMaps
+                        .resource(configMap("ssa", Map.of(), Map.of("a", "bob")))
+                        .fieldManager("bob")
+                        .serverSideApply())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                        .isEqualTo(409));
     }
 
     // ---- watches
@@ -269,10 +372,11 @@ class Fabric8InteropIT {
                     .hasCauseInstanceOf(WebSocketHandshakeException.class)
                     .satisfies(e -> {
                         var response = ((WebSocketHandshakeException) e.getCause()).getResponse();
-                        assertThat(response.statusCode()).as("fabric8 falls back to HTTP on 200 without retrying")
+                        assertThat(response.statusCode())
+                                .as("fabric8 falls back to HTTP on 200 without retrying")
                                 .isEqualTo(200);
-                        assertThat(response.headers().firstValue("Warning")).hasValueSatisfying(
-                                w -> assertThat(w).contains("WebSocket watches are not supported"));
+                        assertThat(response.headers().firstValue("Warning"))
+                                .hasValueSatisfying(w -> assertThat(w).contains("WebSocket watches are not supported"));
                     });
         } finally {
             http.close();
@@ -282,15 +386,14 @@ class Fabric8InteropIT {
     @Test
     void aWatchOpensWithoutWaitingForWebSocketRetries() {
         // A 503 would have fabric8 retry the WebSocket handshake with backoff for ~19 s before falling back.
-        Watch watch = assertTimeout(Duration.ofSeconds(10), () -> client.pods().inNamespace(NS).watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-            }
+        Watch watch = assertTimeout(
+                Duration.ofSeconds(10), () -> client.pods().inNamespace(NS).watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Pod pod) {}
 
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        }));
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                }));
         watch.close();
     }
 
@@ -308,7 +411,8 @@ class Fabric8InteropIT {
                     bookmarks.add(rv(pod));
                     return;
                 }
-                events.add(action + " " + pod.getMetadata().getName() + " " + pod.getMetadata().getLabels().get("v"));
+                events.add(action + " " + pod.getMetadata().getName() + " "
+                        + pod.getMetadata().getLabels().get("v"));
             }
 
             @Override
@@ -317,7 +421,11 @@ class Fabric8InteropIT {
             }
         })) {
             pods.resource(pod("w", "web")).create();
-            pods.withName("w").edit(p -> new PodBuilder(p).editMetadata().addToLabels("v", "2").endMetadata().build());
+            pods.withName("w").edit(p -> new PodBuilder(p)
+                    .editMetadata()
+                    .addToLabels("v", "2")
+                    .endMetadata()
+                    .build());
             pods.withName("w").delete();
             await().atMost(WAIT).untilAsserted(() -> assertThat(events)
                     .containsExactly("ADDED w null", "MODIFIED w 2", "DELETED w 2"));
@@ -336,17 +444,19 @@ class Fabric8InteropIT {
         try (Watch watch = pods.withResourceVersion(listRv).watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
-                events.add(action + " " + (action == Action.BOOKMARK ? rv(pod) : pod.getMetadata().getName()));
+                events.add(action + " "
+                        + (action == Action.BOOKMARK
+                                ? rv(pod)
+                                : pod.getMetadata().getName()));
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         })) {
             pods.resource(pod("after", "web")).create();
             // The server opens a watch from a resourceVersion with a bookmark there, so the client knows it is live.
-            await().atMost(WAIT).untilAsserted(() -> assertThat(events).containsExactly("BOOKMARK " + listRv,
-                    "ADDED after"));
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(events).containsExactly("BOOKMARK " + listRv, "ADDED after"));
         }
     }
 
@@ -394,8 +504,12 @@ class Fabric8InteropIT {
     }
 
     private static Map<String, Map<String, String>> dataByName(List<ConfigMap> configMaps) {
-        return configMaps.stream().collect(Collectors.toMap(cm -> cm.getMetadata().getName(),
-                cm -> cm.getData() == null ? Map.of() : cm.getData(), (a, b) -> a, TreeMap::new));
+        return configMaps.stream()
+                .collect(Collectors.toMap(
+                        cm -> cm.getMetadata().getName(),
+                        cm -> cm.getData() == null ? Map.of() : cm.getData(),
+                        (a, b) -> a,
+                        TreeMap::new));
     }
 
     private static Map<String, Map<String, String>> serverState(KubernetesClient client) {
@@ -406,7 +520,9 @@ class Fabric8InteropIT {
     void aSharedInformerSyncsThenSeesEveryChangeToTwoHundredObjects() {
         var configMaps = client.configMaps().inNamespace(NS);
         for (int i = 0; i < 20; i++) {
-            configMaps.resource(configMap("pre-" + i, Map.of("set", "pre"), Map.of("i", Integer.toString(i)))).create();
+            configMaps
+                    .resource(configMap("pre-" + i, Map.of("set", "pre"), Map.of("i", Integer.toString(i))))
+                    .create();
         }
         Mirror<ConfigMap> mirror = new Mirror<>();
         try (SharedIndexInformer<ConfigMap> informer = configMaps.withLimit(7L).inform(mirror)) {
@@ -416,12 +532,16 @@ class Fabric8InteropIT {
 
             int n = 200;
             for (int i = 0; i < n; i++) {
-                configMaps.resource(configMap("cm-" + i, Map.of("set", "main"), Map.of("v", "1"))).create();
+                configMaps
+                        .resource(configMap("cm-" + i, Map.of("set", "main"), Map.of("v", "1")))
+                        .create();
             }
             for (int i = 0; i < n; i += 2) {
                 int v = i;
-                configMaps.withName("cm-" + i).edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2")
-                        .addToData("i", Integer.toString(v)).build());
+                configMaps.withName("cm-" + i).edit(cm -> new ConfigMapBuilder(cm)
+                        .addToData("v", "2")
+                        .addToData("i", Integer.toString(v))
+                        .build());
             }
             for (int i = 0; i < n; i += 3) {
                 configMaps.withName("cm-" + i).delete();
@@ -440,19 +560,20 @@ class Fabric8InteropIT {
             assertThat(mirror.unknownFinalStateDeletes).hasValue(0);
             assertThat(mirror.errors).isEmpty();
             assertThat(informer.isWatching()).isTrue();
-            assertThat(informer.lastSyncResourceVersion()).isEqualTo(configMaps.list().getMetadata()
-                    .getResourceVersion());
+            assertThat(informer.lastSyncResourceVersion())
+                    .isEqualTo(configMaps.list().getMetadata().getResourceVersion());
         }
     }
 
     @Test
     void aSharedInformerRelistsAfterItsWatchIsCutAndTheHistoryCompacted() {
         try (TcpProxy proxy = new TcpProxy(server.url());
-                KubernetesClient viaProxy = client(server.kubeconfig().replace(server.url().toString(),
-                        proxy.url().toString()))) {
+                KubernetesClient viaProxy = client(server.kubeconfig()
+                        .replace(server.url().toString(), proxy.url().toString()))) {
             var writer = client.configMaps().inNamespace(NS);
             for (int i = 0; i < 50; i++) {
-                writer.resource(configMap("cm-" + i, Map.of(), Map.of("v", "1"))).create();
+                writer.resource(configMap("cm-" + i, Map.of(), Map.of("v", "1")))
+                        .create();
             }
             Mirror<ConfigMap> mirror = new Mirror<>();
             SharedIndexInformer<ConfigMap> informer = viaProxy.informers().sharedIndexInformerFor(ConfigMap.class, 0);
@@ -469,10 +590,13 @@ class Fabric8InteropIT {
                     writer.withName("cm-" + i).delete();
                 }
                 for (int i = 1; i < 50; i += 5) {
-                    writer.withName("cm-" + i).edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2").build());
+                    writer.withName("cm-" + i)
+                            .edit(cm ->
+                                    new ConfigMapBuilder(cm).addToData("v", "2").build());
                 }
                 for (int i = 50; i < 60; i++) {
-                    writer.resource(configMap("cm-" + i, Map.of(), Map.of("v", "new"))).create();
+                    writer.resource(configMap("cm-" + i, Map.of(), Map.of("v", "new")))
+                            .create();
                 }
                 server.compact();
                 proxy.unblock();
@@ -484,14 +608,19 @@ class Fabric8InteropIT {
                     assertThat(dataByName(List.copyOf(mirror.objects.values()))).isEqualTo(expected);
                 });
                 // A resumed watch would report the deletes with their final state; a relist cannot.
-                assertThat(mirror.unknownFinalStateDeletes).as("deletes found by a relist").hasValue(10);
-                assertThat(mirror.updates).as("only changed objects are updated on a relist").hasValue(10);
+                assertThat(mirror.unknownFinalStateDeletes)
+                        .as("deletes found by a relist")
+                        .hasValue(10);
+                assertThat(mirror.updates)
+                        .as("only changed objects are updated on a relist")
+                        .hasValue(10);
                 assertThat(mirror.adds).hasValue(60);
                 assertThat(mirror.errors).isEmpty();
                 await().atMost(WAIT).until(informer::isWatching);
 
                 // and the new watch works
-                writer.resource(configMap("after-relist", Map.of(), Map.of("v", "1"))).create();
+                writer.resource(configMap("after-relist", Map.of(), Map.of("v", "1")))
+                        .create();
                 await().atMost(WAIT).until(() -> mirror.objects.containsKey("after-relist"));
             }
         } catch (Exception e) {
@@ -508,11 +637,13 @@ class Fabric8InteropIT {
         // watchList: no list request; the watch sends the state (sendInitialEvents) and then the end bookmark
         try (KubernetesClient streaming = client(server.kubeconfig(), config -> config.setWatchList(true))) {
             Mirror<ConfigMap> mirror = new Mirror<>();
-            try (SharedIndexInformer<ConfigMap> informer = streaming.configMaps().inNamespace(NS).inform(mirror)) {
+            try (SharedIndexInformer<ConfigMap> informer =
+                    streaming.configMaps().inNamespace(NS).inform(mirror)) {
                 await().atMost(WAIT).until(informer::hasSynced);
                 assertThat(informer.getStore().list()).hasSize(30);
                 writer.withName("cm-0").delete();
-                writer.withName("cm-1").edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2").build());
+                writer.withName("cm-1")
+                        .edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2").build());
                 Map<String, Map<String, String>> expected = serverState(client);
                 await().atMost(WAIT).untilAsserted(() -> {
                     assertThat(dataByName(informer.getStore().list())).isEqualTo(expected);
@@ -532,10 +663,17 @@ class Fabric8InteropIT {
         assertThat(future.get(30, TimeUnit.SECONDS)).hasSize(3);
 
         pods.resource(pod("single", "web")).create();
-        var later = Thread.ofVirtual().start(() -> pods.withName("single")
-                .edit(p -> new PodBuilder(p).editMetadata().addToLabels("ready", "yes").endMetadata().build()));
-        Pod ready = pods.withName("single").waitUntilCondition(
-                p -> p != null && "yes".equals(p.getMetadata().getLabels().get("ready")), 30, TimeUnit.SECONDS);
+        var later = Thread.ofVirtual().start(() -> pods.withName("single").edit(p -> new PodBuilder(p)
+                .editMetadata()
+                .addToLabels("ready", "yes")
+                .endMetadata()
+                .build()));
+        Pod ready = pods.withName("single")
+                .waitUntilCondition(
+                        p -> p != null
+                                && "yes".equals(p.getMetadata().getLabels().get("ready")),
+                        30,
+                        TimeUnit.SECONDS);
         later.join();
         assertThat(ready.getMetadata().getLabels()).containsEntry("ready", "yes");
     }

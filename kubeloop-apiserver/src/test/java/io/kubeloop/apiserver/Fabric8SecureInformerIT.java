@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class Fabric8SecureInformerIT {
 
-    private final EmbeddedApiServer server = EmbeddedApiServer.builder().tls().rbac(true).start();
+    private final EmbeddedApiServer server =
+            EmbeddedApiServer.builder().tls().rbac(true).start();
     private final KubernetesClient admin = client(server.kubeconfig());
     private final KubernetesClient alice = client(server.kubeconfigFor("alice", "devs"));
 
@@ -35,29 +36,60 @@ class Fabric8SecureInformerIT {
     }
 
     private static KubernetesClient client(String kubeconfig) {
-        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+        return new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(kubeconfig))
+                .build();
     }
 
     private void role(String... verbs) {
-        admin.rbac().roles().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
-                .withNewMetadata().withName("cm").endMetadata()
-                .addNewRule().withApiGroups("").withResources("configmaps").withVerbs(verbs).endRule().build())
+        admin.rbac()
+                .roles()
+                .inNamespace("default")
+                .resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
+                        .withNewMetadata()
+                        .withName("cm")
+                        .endMetadata()
+                        .addNewRule()
+                        .withApiGroups("")
+                        .withResources("configmaps")
+                        .withVerbs(verbs)
+                        .endRule()
+                        .build())
                 .createOr(existing -> existing.update());
     }
 
     @Test
     void anInformerWithoutListAndWatchNeverSyncsUntilTheyAreGranted() {
-        admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("a")
-                .endMetadata().addToData("k", "v").build()).create();
+        admin.configMaps()
+                .inNamespace("default")
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("a")
+                        .endMetadata()
+                        .addToData("k", "v")
+                        .build())
+                .create();
         role("get");
-        admin.rbac().roleBindings().inNamespace("default").resource(
-                new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder().withNewMetadata().withName("alice")
-                        .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "cm")
-                        .addNewSubject().withKind("User").withName("alice").endSubject().build()).create();
-        assertThat(alice.configMaps().inNamespace("default").withName("a").get().getData()).containsEntry("k", "v");
+        admin.rbac()
+                .roleBindings()
+                .inNamespace("default")
+                .resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("alice")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "cm")
+                        .addNewSubject()
+                        .withKind("User")
+                        .withName("alice")
+                        .endSubject()
+                        .build())
+                .create();
+        assertThat(alice.configMaps().inNamespace("default").withName("a").get().getData())
+                .containsEntry("k", "v");
 
         List<Throwable> failures = new CopyOnWriteArrayList<>();
-        SharedIndexInformer<ConfigMap> informer = alice.configMaps().inNamespace("default").runnableInformer(0);
+        SharedIndexInformer<ConfigMap> informer =
+                alice.configMaps().inNamespace("default").runnableInformer(0);
         informer.exceptionHandler((started, t) -> {
             failures.add(t);
             return true; // keep retrying, as a controller would
@@ -66,19 +98,29 @@ class Fabric8SecureInformerIT {
         try {
             await().atMost(Duration.ofSeconds(20)).until(() -> !failures.isEmpty());
             Throwable first = failures.get(0);
-            KubernetesClientException refused = (KubernetesClientException) (first instanceof KubernetesClientException
-                    ? first : first.getCause()); // fabric8 hands over the list's CompletionException
+            KubernetesClientException refused = (KubernetesClientException)
+                    (first instanceof KubernetesClientException
+                            ? first
+                            : first.getCause()); // fabric8 hands over the list's CompletionException
             assertThat(refused.getCode()).isEqualTo(403);
-            assertThat(refused.getStatus().getMessage()).isEqualTo("configmaps is forbidden: User \"alice\" cannot "
-                    + "list resource \"configmaps\" in API group \"\" in the namespace \"default\"");
+            assertThat(refused.getStatus().getMessage())
+                    .isEqualTo("configmaps is forbidden: User \"alice\" cannot "
+                            + "list resource \"configmaps\" in API group \"\" in the namespace \"default\"");
             assertThat(informer.hasSynced()).isFalse();
 
             role("get", "list", "watch");
             await().atMost(Duration.ofSeconds(40)).until(informer::hasSynced);
             assertThat(informer.getStore().listKeys()).containsExactly("default/a");
-            admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("b")
-                    .endMetadata().build()).create();
-            await().atMost(Duration.ofSeconds(20)).until(() -> informer.getStore().getByKey("default/b") != null);
+            admin.configMaps()
+                    .inNamespace("default")
+                    .resource(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("b")
+                            .endMetadata()
+                            .build())
+                    .create();
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> informer.getStore().getByKey("default/b") != null);
         } finally {
             informer.close();
         }

@@ -21,7 +21,10 @@ class Fabric8TlsIT {
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().tls().token("alice", "alice-token-123").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("alice", "alice-token-123")
+                .start();
     }
 
     @AfterEach
@@ -30,25 +33,43 @@ class Fabric8TlsIT {
     }
 
     private static KubernetesClient client(String kubeconfig) {
-        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+        return new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(kubeconfig))
+                .build();
     }
 
     @Test
     void clientCertificateAndTokenKubeconfigsWork() {
         try (KubernetesClient admin = client(server.kubeconfig())) {
-            admin.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("c")
-                    .endMetadata().addToData("k", "v").build()).create();
+            admin.configMaps()
+                    .inNamespace("default")
+                    .resource(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("c")
+                            .endMetadata()
+                            .addToData("k", "v")
+                            .build())
+                    .create();
         }
         try (KubernetesClient bob = client(server.kubeconfigFor("bob", "devs"))) {
-            assertThat(bob.configMaps().inNamespace("default").withName("c").get().getData()).containsEntry("k", "v");
+            assertThat(bob.configMaps()
+                            .inNamespace("default")
+                            .withName("c")
+                            .get()
+                            .getData())
+                    .containsEntry("k", "v");
         }
         try (KubernetesClient alice = client(server.kubeconfigForToken("alice-token-123"))) {
-            assertThat(alice.namespaces().list().getItems()).extracting(n -> n.getMetadata().getName()).contains("default");
+            assertThat(alice.namespaces().list().getItems())
+                    .extracting(n -> n.getMetadata().getName())
+                    .contains("default");
         }
-        try (KubernetesClient mallory = client(server.kubeconfigForToken("alice-token-123")
-                .replace("alice-token-123", "wrong-token"))) {
-            assertThatThrownBy(() -> mallory.namespaces().list()).isInstanceOf(KubernetesClientException.class)
-                    .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(401));
+        try (KubernetesClient mallory =
+                client(server.kubeconfigForToken("alice-token-123").replace("alice-token-123", "wrong-token"))) {
+            assertThatThrownBy(() -> mallory.namespaces().list())
+                    .isInstanceOf(KubernetesClientException.class)
+                    .satisfies(e -> assertThat(((KubernetesClientException) e).getCode())
+                            .isEqualTo(401));
         }
     }
 }

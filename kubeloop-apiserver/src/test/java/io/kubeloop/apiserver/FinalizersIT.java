@@ -28,8 +28,8 @@ class FinalizersIT extends EmbeddedServerTest {
         for (String f : finalizers) {
             list.append(list.isEmpty() ? "" : ",").append('"').append(f).append('"');
         }
-        return api.create(CM, "{\"metadata\":{\"name\":\"" + name + "\",\"finalizers\":[" + list
-                + "]},\"data\":{\"k\":\"v\"}}");
+        return api.create(
+                CM, "{\"metadata\":{\"name\":\"" + name + "\",\"finalizers\":[" + list + "]},\"data\":{\"k\":\"v\"}}");
     }
 
     private static String rv(JsonNode object) {
@@ -45,13 +45,24 @@ class FinalizersIT extends EmbeddedServerTest {
             JsonNode meta = deleted.body().get("metadata");
             assertThat(meta.get("deletionTimestamp").asString()).isEqualTo(T0);
             assertThat(meta.get("deletionGracePeriodSeconds").asLong()).isZero();
-            assertThat(meta.get("generation").asLong()).as("kube bumps generation on deletion").isEqualTo(2);
-            assertThat(api.get(CM + "/held").body().get("metadata").get("finalizers").get(0).asString())
+            assertThat(meta.get("generation").asLong())
+                    .as("kube bumps generation on deletion")
+                    .isEqualTo(2);
+            assertThat(api.get(CM + "/held")
+                            .body()
+                            .get("metadata")
+                            .get("finalizers")
+                            .get(0)
+                            .asString())
                     .isEqualTo("example.com/hold");
 
             JsonNode modified = watch.next();
             assertThat(modified.get("type").asString()).isEqualTo("MODIFIED");
-            assertThat(modified.get("object").get("metadata").get("deletionTimestamp").asString()).isEqualTo(T0);
+            assertThat(modified.get("object")
+                            .get("metadata")
+                            .get("deletionTimestamp")
+                            .asString())
+                    .isEqualTo(T0);
 
             Reply patched = api.request("PATCH", CM + "/held", MERGE, "{\"metadata\":{\"finalizers\":null}}");
             assertThat(patched.code()).isEqualTo(200);
@@ -59,8 +70,11 @@ class FinalizersIT extends EmbeddedServerTest {
             assertThat(api.get(CM + "/held").code()).isEqualTo(404);
 
             JsonNode gone = watch.next();
-            assertThat(gone.get("type").asString()).as("removed without a MODIFIED first").isEqualTo("DELETED");
-            assertThat(gone.get("object").get("metadata").get("name").asString()).isEqualTo("held");
+            assertThat(gone.get("type").asString())
+                    .as("removed without a MODIFIED first")
+                    .isEqualTo("DELETED");
+            assertThat(gone.get("object").get("metadata").get("name").asString())
+                    .isEqualTo("held");
         }
     }
 
@@ -73,9 +87,13 @@ class FinalizersIT extends EmbeddedServerTest {
         ((ObjectNode) oneLeft.get("metadata")).putArray("finalizers").add("b.example.com/y");
         Reply put = api.put(CM + "/two", oneLeft.toString());
         assertThat(put.code()).isEqualTo(200);
-        assertThat(api.get(CM + "/two").body().get("metadata").get("finalizers")).hasSize(1);
+        assertThat(api.get(CM + "/two").body().get("metadata").get("finalizers"))
+                .hasSize(1);
 
-        Reply jsonPatch = api.request("PATCH", CM + "/two", "application/json-patch+json",
+        Reply jsonPatch = api.request(
+                "PATCH",
+                CM + "/two",
+                "application/json-patch+json",
                 "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
         assertThat(jsonPatch.code()).isEqualTo(200);
         assertThat(api.get(CM + "/two").code()).isEqualTo(404);
@@ -85,37 +103,53 @@ class FinalizersIT extends EmbeddedServerTest {
     void aTerminatingObjectGainsNoFinalizer() {
         held("held", "example.com/hold");
         api.delete(CM + "/held");
-        Reply added = api.request("PATCH", CM + "/held", MERGE,
-                "{\"metadata\":{\"finalizers\":[\"example.com/hold\",\"x\"]}}");
+        Reply added = api.request(
+                "PATCH", CM + "/held", MERGE, "{\"metadata\":{\"finalizers\":[\"example.com/hold\",\"x\"]}}");
         assertThat(added.code()).isEqualTo(422);
         assertThat(added.body().get("reason").asString()).isEqualTo("Invalid");
-        assertThat(added.body().get("message").asString()).isEqualTo("ConfigMap \"held\" is invalid: "
-                + "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, "
-                + "found new finalizers []string{\"x\"}");
+        assertThat(added.body().get("message").asString())
+                .isEqualTo("ConfigMap \"held\" is invalid: "
+                        + "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, "
+                        + "found new finalizers []string{\"x\"}");
         assertThat(added.body().get("details").get("causes").get(0).get("field").asString())
                 .isEqualTo("metadata.finalizers");
 
         Reply otherChange = api.request("PATCH", CM + "/held", MERGE, "{\"data\":{\"k\":\"changed\"}}");
-        assertThat(otherChange.code()).as("otherwise a terminating object is updatable").isEqualTo(200);
+        assertThat(otherChange.code())
+                .as("otherwise a terminating object is updatable")
+                .isEqualTo(200);
         assertThat(otherChange.body().get("data").get("k").asString()).isEqualTo("changed");
     }
 
     @Test
     void clientsCannotSetOrChangeTheDeletionFields() {
         held("held", "example.com/hold");
-        Reply early = api.request("PATCH", CM + "/held", MERGE,
+        Reply early = api.request(
+                "PATCH",
+                CM + "/held",
+                MERGE,
                 "{\"metadata\":{\"deletionTimestamp\":\"2020-01-01T00:00:00Z\",\"deletionGracePeriodSeconds\":5}}");
         assertThat(early.code()).isEqualTo(200);
         assertThat(early.body().get("metadata").has("deletionTimestamp")).isFalse();
-        assertThat(early.body().get("metadata").has("deletionGracePeriodSeconds")).isFalse();
+        assertThat(early.body().get("metadata").has("deletionGracePeriodSeconds"))
+                .isFalse();
 
         api.delete(CM + "/held");
-        Reply changed = api.request("PATCH", CM + "/held", MERGE,
+        Reply changed = api.request(
+                "PATCH",
+                CM + "/held",
+                MERGE,
                 "{\"metadata\":{\"deletionTimestamp\":\"2030-01-01T00:00:00Z\",\"deletionGracePeriodSeconds\":9}}");
-        assertThat(changed.body().get("metadata").get("deletionTimestamp").asString()).isEqualTo(T0);
-        assertThat(changed.body().get("metadata").get("deletionGracePeriodSeconds").asLong()).isZero();
+        assertThat(changed.body().get("metadata").get("deletionTimestamp").asString())
+                .isEqualTo(T0);
+        assertThat(changed.body()
+                        .get("metadata")
+                        .get("deletionGracePeriodSeconds")
+                        .asLong())
+                .isZero();
         Reply cleared = api.request("PATCH", CM + "/held", MERGE, "{\"metadata\":{\"deletionTimestamp\":null}}");
-        assertThat(cleared.body().get("metadata").get("deletionTimestamp").asString()).isEqualTo(T0);
+        assertThat(cleared.body().get("metadata").get("deletionTimestamp").asString())
+                .isEqualTo(T0);
     }
 
     @Test
@@ -131,16 +165,22 @@ class FinalizersIT extends EmbeddedServerTest {
     @Test
     void preconditionsAreCheckedBeforeAnythingChanges() {
         JsonNode created = held("held", "example.com/hold");
-        Reply wrongUid = api.request("DELETE", CM + "/held", "application/json",
-                "{\"preconditions\":{\"uid\":\"other\"}}");
+        Reply wrongUid =
+                api.request("DELETE", CM + "/held", "application/json", "{\"preconditions\":{\"uid\":\"other\"}}");
         assertThat(wrongUid.code()).isEqualTo(409);
-        Reply wrongRv = api.request("DELETE", CM + "/held", "application/json",
-                "{\"preconditions\":{\"resourceVersion\":\"1\"}}");
+        Reply wrongRv = api.request(
+                "DELETE", CM + "/held", "application/json", "{\"preconditions\":{\"resourceVersion\":\"1\"}}");
         assertThat(wrongRv.code()).isEqualTo(409);
-        assertThat(api.get(CM + "/held").body().get("metadata").has("deletionTimestamp")).isFalse();
+        assertThat(api.get(CM + "/held").body().get("metadata").has("deletionTimestamp"))
+                .isFalse();
 
-        Reply matching = api.request("DELETE", CM + "/held", "application/json", "{\"preconditions\":{\"uid\":\""
-                + created.get("metadata").get("uid").asString() + "\",\"resourceVersion\":\"" + rv(created) + "\"}}");
+        Reply matching = api.request(
+                "DELETE",
+                CM + "/held",
+                "application/json",
+                "{\"preconditions\":{\"uid\":\""
+                        + created.get("metadata").get("uid").asString() + "\",\"resourceVersion\":\"" + rv(created)
+                        + "\"}}");
         assertThat(matching.code()).isEqualTo(200);
         assertThat(matching.body().get("metadata").has("deletionTimestamp")).isTrue();
     }
@@ -150,13 +190,17 @@ class FinalizersIT extends EmbeddedServerTest {
         held("held", "example.com/hold");
         Reply preview = api.delete(CM + "/held?dryRun=All");
         assertThat(preview.code()).isEqualTo(200);
-        assertThat(preview.body().get("metadata").get("deletionTimestamp").asString()).isEqualTo(T0);
-        assertThat(api.get(CM + "/held").body().get("metadata").has("deletionTimestamp")).isFalse();
+        assertThat(preview.body().get("metadata").get("deletionTimestamp").asString())
+                .isEqualTo(T0);
+        assertThat(api.get(CM + "/held").body().get("metadata").has("deletionTimestamp"))
+                .isFalse();
 
         api.delete(CM + "/held");
         Reply dryPatch = api.request("PATCH", CM + "/held?dryRun=All", MERGE, "{\"metadata\":{\"finalizers\":null}}");
         assertThat(dryPatch.code()).isEqualTo(200);
-        assertThat(api.get(CM + "/held").code()).as("a dry-run write removes nothing").isEqualTo(200);
+        assertThat(api.get(CM + "/held").code())
+                .as("a dry-run write removes nothing")
+                .isEqualTo(200);
 
         api.create(CM, "{\"metadata\":{\"name\":\"plain\"}}");
         assertThat(api.delete(CM + "/plain?dryRun=All").code()).isEqualTo(200);
@@ -168,14 +212,18 @@ class FinalizersIT extends EmbeddedServerTest {
         api.create(CM, "{\"metadata\":{\"name\":\"plain\"}}");
         Reply unknown = api.delete(CM + "/plain?propagationPolicy=Sideways");
         assertThat(unknown.code()).isEqualTo(422);
-        assertThat(unknown.body().get("message").asString()).isEqualTo("DeleteOptions.meta.k8s.io \"\" is invalid: "
-                + "propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\", "
-                + "\"Background\", \"Orphan\", \"nil\"");
-        Reply both = api.request("DELETE", CM + "/plain", "application/json",
+        assertThat(unknown.body().get("message").asString())
+                .isEqualTo("DeleteOptions.meta.k8s.io \"\" is invalid: "
+                        + "propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\", "
+                        + "\"Background\", \"Orphan\", \"nil\"");
+        Reply both = api.request(
+                "DELETE",
+                CM + "/plain",
+                "application/json",
                 "{\"propagationPolicy\":\"Orphan\",\"orphanDependents\":true}");
         assertThat(both.code()).isEqualTo(422);
-        assertThat(both.body().get("message").asString()).contains("orphanDependents and deletionPropagation "
-                + "cannot be both set");
+        assertThat(both.body().get("message").asString())
+                .contains("orphanDependents and deletionPropagation " + "cannot be both set");
         assertThat(api.delete(CM + "/plain?dryRun=Some").code()).isEqualTo(400);
         assertThat(api.get(CM + "/plain").code()).isEqualTo(200);
     }

@@ -22,7 +22,8 @@ class GarbageCollectionIT extends EmbeddedServerTest {
     private static String ref(JsonNode owner, boolean block) {
         JsonNode m = owner.get("metadata");
         return "{\"apiVersion\":\"" + owner.get("apiVersion").asString() + "\",\"kind\":\""
-                + owner.get("kind").asString() + "\",\"name\":\"" + m.get("name").asString() + "\",\"uid\":\""
+                + owner.get("kind").asString() + "\",\"name\":\""
+                + m.get("name").asString() + "\",\"uid\":\""
                 + m.get("uid").asString() + "\"" + (block ? ",\"blockOwnerDeletion\":true" : "") + "}";
     }
 
@@ -32,8 +33,10 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         for (String f : finalizers) {
             quoted.add("\"" + f + "\"");
         }
-        return api.create(collection, "{\"metadata\":{\"name\":\"" + name + "\",\"ownerReferences\":["
-                + String.join(",", refs) + "]" + (finalizers.length == 0 ? "" : ",\"finalizers\":" + quoted) + "}}");
+        return api.create(
+                collection,
+                "{\"metadata\":{\"name\":\"" + name + "\",\"ownerReferences\":[" + String.join(",", refs) + "]"
+                        + (finalizers.length == 0 ? "" : ",\"finalizers\":" + quoted) + "}}");
     }
 
     private boolean gone(String path) {
@@ -48,11 +51,14 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         try (ApiClient.Watch secrets = api.watch(SECRETS + "?watch=true&resourceVersion="
                 + last.get("metadata").get("resourceVersion").asString())) {
             assertThat(api.delete(CM + "/owner").code()).isEqualTo(200);
-            assertThat(gone(CM + "/owner")).as("Background removes the owner at once").isTrue();
+            assertThat(gone(CM + "/owner"))
+                    .as("Background removes the owner at once")
+                    .isTrue();
             eventually().until(() -> gone(CM + "/child-1") && gone(SECRETS + "/child-2"));
             JsonNode event = secrets.next();
             assertThat(event.get("type").asString()).isEqualTo("DELETED");
-            assertThat(event.get("object").get("metadata").get("name").asString()).isEqualTo("child-2");
+            assertThat(event.get("object").get("metadata").get("name").asString())
+                    .isEqualTo("child-2");
         }
     }
 
@@ -75,9 +81,21 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         JsonNode stays = owner("stays");
         dependent(CM, "shared", List.of(ref(gone, false), ref(stays, false)));
         api.delete(CM + "/gone");
-        eventually().until(() -> api.get(CM + "/shared").body().get("metadata").get("ownerReferences").size() == 1);
-        assertThat(api.get(CM + "/shared").body().get("metadata").get("ownerReferences").get(0).get("name")
-                .asString()).isEqualTo("stays");
+        eventually()
+                .until(() -> api.get(CM + "/shared")
+                                .body()
+                                .get("metadata")
+                                .get("ownerReferences")
+                                .size()
+                        == 1);
+        assertThat(api.get(CM + "/shared")
+                        .body()
+                        .get("metadata")
+                        .get("ownerReferences")
+                        .get(0)
+                        .get("name")
+                        .asString())
+                .isEqualTo("stays");
     }
 
     @Test
@@ -88,10 +106,12 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         dependent(CM, "both", List.of(ref(owner, false), ref(other, false)));
         Reply deleted = api.request("DELETE", CM + "/owner", "application/json", "{\"propagationPolicy\":\"Orphan\"}");
         assertThat(deleted.code()).isEqualTo(200);
-        assertThat(deleted.body().get("metadata").get("finalizers").get(0).asString()).isEqualTo("orphan");
+        assertThat(deleted.body().get("metadata").get("finalizers").get(0).asString())
+                .isEqualTo("orphan");
         assertThat(deleted.body().get("metadata").has("deletionTimestamp")).isTrue();
         eventually().until(() -> gone(CM + "/owner"));
-        assertThat(api.get(CM + "/only").body().get("metadata").has("ownerReferences")).isFalse();
+        assertThat(api.get(CM + "/only").body().get("metadata").has("ownerReferences"))
+                .isFalse();
         JsonNode both = api.get(CM + "/both").body().get("metadata").get("ownerReferences");
         assertThat(both).hasSize(1);
         assertThat(both.get(0).get("name").asString()).isEqualTo("other");
@@ -103,7 +123,8 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         dependent(CM, "child", List.of(ref(owner, false)));
         api.delete(CM + "/owner?orphanDependents=true");
         eventually().until(() -> gone(CM + "/owner"));
-        assertThat(api.get(CM + "/child").body().get("metadata").has("ownerReferences")).isFalse();
+        assertThat(api.get(CM + "/child").body().get("metadata").has("ownerReferences"))
+                .isFalse();
     }
 
     @Test
@@ -111,14 +132,18 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         JsonNode owner = owner("owner");
         dependent(CM, "blocking", List.of(ref(owner, true)), "example.com/hold");
         dependent(SECRETS, "free", List.of(ref(owner, false)));
-        Reply deleted = api.request("DELETE", CM + "/owner", "application/json",
-                "{\"propagationPolicy\":\"Foreground\"}");
+        Reply deleted =
+                api.request("DELETE", CM + "/owner", "application/json", "{\"propagationPolicy\":\"Foreground\"}");
         assertThat(deleted.code()).isEqualTo(200);
-        assertThat(deleted.body().get("metadata").get("finalizers").get(0).asString()).isEqualTo("foregroundDeletion");
+        assertThat(deleted.body().get("metadata").get("finalizers").get(0).asString())
+                .isEqualTo("foregroundDeletion");
 
-        eventually().until(() -> api.get(CM + "/blocking").body().get("metadata").has("deletionTimestamp"));
+        eventually()
+                .until(() -> api.get(CM + "/blocking").body().get("metadata").has("deletionTimestamp"));
         eventually().until(() -> gone(SECRETS + "/free"));
-        assertThat(gone(CM + "/owner")).as("held while a blocking dependent exists").isFalse();
+        assertThat(gone(CM + "/owner"))
+                .as("held while a blocking dependent exists")
+                .isFalse();
 
         api.request("PATCH", CM + "/blocking", MERGE, "{\"metadata\":{\"finalizers\":null}}");
         eventually().until(() -> gone(CM + "/owner"));
@@ -131,10 +156,12 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         dependent(CM, "grandchild", List.of(ref(child, true)), "example.com/hold");
         api.delete(CM + "/owner?propagationPolicy=Foreground");
 
-        eventually().until(() -> api.get(CM + "/grandchild").body().get("metadata").has("deletionTimestamp"));
+        eventually()
+                .until(() -> api.get(CM + "/grandchild").body().get("metadata").has("deletionTimestamp"));
         JsonNode childNow = api.get(CM + "/child").body();
         assertThat(childNow.get("metadata").get("finalizers").get(0).asString())
-                .as("the child deletes its own dependents in the foreground").isEqualTo("foregroundDeletion");
+                .as("the child deletes its own dependents in the foreground")
+                .isEqualTo("foregroundDeletion");
         assertThat(gone(CM + "/owner")).isFalse();
 
         api.request("PATCH", CM + "/grandchild", MERGE, "{\"metadata\":{\"finalizers\":null}}");
@@ -145,20 +172,32 @@ class GarbageCollectionIT extends EmbeddedServerTest {
     void objectsWhoseOwnersDoNotExistAreCollected() {
         JsonNode owner = owner("owner");
         dependent(CM, "owned", List.of(ref(owner, false)));
-        dependent(CM, "never", List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\","
-                + "\"uid\":\"00000000-0000-0000-0000-000000000000\"}"));
-        dependent(CM, "impostor", List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\","
-                + "\"uid\":\"11111111-1111-1111-1111-111111111111\"}"));
+        dependent(
+                CM,
+                "never",
+                List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\","
+                        + "\"uid\":\"00000000-0000-0000-0000-000000000000\"}"));
+        dependent(
+                CM,
+                "impostor",
+                List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\","
+                        + "\"uid\":\"11111111-1111-1111-1111-111111111111\"}"));
         eventually().until(() -> gone(CM + "/never") && gone(CM + "/impostor"));
         assertThat(gone(CM + "/owned")).as("its owner exists, with its uid").isFalse();
     }
 
     @Test
     void referencesToKindsTheServerDoesNotServeAreLeftAlone() {
-        dependent(CM, "unknown-kind", List.of("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
-                + "\"name\":\"w\",\"uid\":\"22222222-2222-2222-2222-222222222222\"}"));
-        dependent(CM, "dangling", List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\","
-                + "\"uid\":\"33333333-3333-3333-3333-333333333333\"}"));
+        dependent(
+                CM,
+                "unknown-kind",
+                List.of("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
+                        + "\"name\":\"w\",\"uid\":\"22222222-2222-2222-2222-222222222222\"}"));
+        dependent(
+                CM,
+                "dangling",
+                List.of("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"nobody\","
+                        + "\"uid\":\"33333333-3333-3333-3333-333333333333\"}"));
         eventually().until(() -> gone(CM + "/dangling")); // the collector looked at both, in order
         assertThat(gone(CM + "/unknown-kind")).isFalse();
     }
@@ -179,7 +218,8 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         JsonNode node = api.create("/api/v1/nodes", "{\"metadata\":{\"name\":\"node-1\"}}");
         dependent(CM, "on-node", List.of(ref(node, false)));
         JsonNode namespaced = owner("namespaced");
-        api.create("/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        api.create(
+                "/apis/rbac.authorization.k8s.io/v1/clusterroles",
                 "{\"metadata\":{\"name\":\"role\",\"ownerReferences\":[" + ref(namespaced, false) + "]}}");
         eventually().until(() -> gone("/apis/rbac.authorization.k8s.io/v1/clusterroles/role"));
         assertThat(gone(CM + "/on-node")).isFalse();

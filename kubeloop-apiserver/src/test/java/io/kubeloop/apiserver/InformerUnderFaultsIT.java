@@ -29,7 +29,8 @@ class InformerUnderFaultsIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final FakeClock clock = new FakeClock();
-    private final EmbeddedApiServer server = EmbeddedApiServer.builder().clock(clock).faultInjection(true).start();
+    private final EmbeddedApiServer server =
+            EmbeddedApiServer.builder().clock(clock).faultInjection(true).start();
     private final KubernetesClient writer = client(null);
     private final KubernetesClient watched = client(AGENT);
 
@@ -50,13 +51,19 @@ class InformerUnderFaultsIT {
     }
 
     private static ConfigMap configMap(String name, String v) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
-                .withData(Map.of("v", v)).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .endMetadata()
+                .withData(Map.of("v", v))
+                .build();
     }
 
     private static Map<String, String> byName(List<ConfigMap> items) {
-        return items.stream().collect(Collectors.toMap(cm -> cm.getMetadata().getName(),
-                cm -> cm.getData().get("v"), (a, b) -> a, TreeMap::new));
+        return items.stream()
+                .collect(Collectors.toMap(
+                        cm -> cm.getMetadata().getName(), cm -> cm.getData().get("v"), (a, b) -> a, TreeMap::new));
     }
 
     private Map<String, String> serverState() {
@@ -70,7 +77,8 @@ class InformerUnderFaultsIT {
             cms.withName("cm-" + i).delete();
         }
         for (int i = 1; i < 10; i += 3) {
-            cms.withName("cm-" + i).edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2").build());
+            cms.withName("cm-" + i)
+                    .edit(cm -> new ConfigMapBuilder(cm).addToData("v", "2").build());
         }
         for (int i = 10; i < 13; i++) {
             cms.resource(configMap("cm-" + i, "new")).create();
@@ -79,9 +87,13 @@ class InformerUnderFaultsIT {
 
     private SharedIndexInformer<ConfigMap> syncedInformer() {
         for (int i = 0; i < 10; i++) {
-            writer.configMaps().inNamespace(NS).resource(configMap("cm-" + i, "1")).create();
+            writer.configMaps()
+                    .inNamespace(NS)
+                    .resource(configMap("cm-" + i, "1"))
+                    .create();
         }
-        SharedIndexInformer<ConfigMap> informer = watched.configMaps().inNamespace(NS).inform();
+        SharedIndexInformer<ConfigMap> informer =
+                watched.configMaps().inNamespace(NS).inform();
         await().atMost(WAIT).until(informer::hasSynced);
         await().atMost(WAIT).until(informer::isWatching);
         assertThat(byName(informer.getStore().list())).hasSize(10);
@@ -96,12 +108,16 @@ class InformerUnderFaultsIT {
             changeThings();
             Map<String, String> expected = serverState();
             assertThat(expected).isNotEqualTo(before);
-            await().during(Duration.ofMillis(500)).atMost(WAIT)
+            await().during(Duration.ofMillis(500))
+                    .atMost(WAIT)
                     .until(() -> byName(informer.getStore().list()).equals(before));
 
             clock.step(Duration.ofSeconds(30));
             await().atMost(WAIT).until(() -> byName(informer.getStore().list()).equals(expected));
-            writer.configMaps().inNamespace(NS).resource(configMap("after", "1")).create();
+            writer.configMaps()
+                    .inNamespace(NS)
+                    .resource(configMap("after", "1"))
+                    .create();
             await().atMost(WAIT).until(() -> byName(informer.getStore().list()).containsKey("after"));
             assertThat(informer.isWatching()).isTrue();
         }
@@ -118,7 +134,10 @@ class InformerUnderFaultsIT {
             assertThat(server.faults().closeWatches("configmaps")).isEqualTo(1);
             server.faults().clear();
             await().atMost(WAIT).until(() -> byName(informer.getStore().list()).equals(expected));
-            writer.configMaps().inNamespace(NS).resource(configMap("after", "1")).create();
+            writer.configMaps()
+                    .inNamespace(NS)
+                    .resource(configMap("after", "1"))
+                    .create();
             await().atMost(WAIT).until(() -> byName(informer.getStore().list()).containsKey("after"));
         }
     }

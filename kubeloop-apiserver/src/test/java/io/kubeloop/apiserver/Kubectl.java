@@ -36,7 +36,11 @@ final class Kubectl {
     }
 
     /** What a kubectl test does when it starts: run, be skipped, or fail because kubectl is missing. */
-    enum Availability { RUN, SKIP, FAIL }
+    enum Availability {
+        RUN,
+        SKIP,
+        FAIL
+    }
 
     /**
      * Skips the calling test where kubectl is not installed, except on CI ({@code CI} set, as every CI system
@@ -45,12 +49,14 @@ final class Kubectl {
      */
     static void assumeInstalled() {
         switch (availability(System.getenv(), installed())) {
-            case RUN -> { }
-            case SKIP -> Assumptions.abort("kubectl is not installed (tests that drive the real kubectl are skipped;"
-                    + " on CI, with CI=true, they fail instead)");
-            case FAIL -> Assertions.fail("kubectl is not on the PATH, but CI=" + System.getenv("CI")
-                    + ": CI must run the kubectl compatibility tests; install kubectl (.ci/run installs Debian's"
-                    + " kubernetes-client) or unset CI to skip them locally");
+            case RUN -> {}
+            case SKIP ->
+                Assumptions.abort("kubectl is not installed (tests that drive the real kubectl are skipped;"
+                        + " on CI, with CI=true, they fail instead)");
+            case FAIL ->
+                Assertions.fail("kubectl is not on the PATH, but CI=" + System.getenv("CI")
+                        + ": CI must run the kubectl compatibility tests; install kubectl (.ci/run installs Debian's"
+                        + " kubernetes-client) or unset CI to skip them locally");
         }
     }
 
@@ -74,8 +80,10 @@ final class Kubectl {
 
         private static boolean probe() {
             try {
-                Process p = new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                Process p = new ProcessBuilder("kubectl", "version", "--client")
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
                 if (!p.waitFor(30, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     return false;
@@ -106,8 +114,12 @@ final class Kubectl {
 
     private Result run(String stdin, java.util.Map<String, String> env, String... args)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", dir.resolve("kubeconfig").toString(),
-                "--cache-dir", dir.resolve("cache").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                "kubectl",
+                "--kubeconfig",
+                dir.resolve("kubeconfig").toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString()));
         cmd.addAll(List.of(args));
         int n = RUNS.incrementAndGet();
         Path out = dir.resolve("out-" + n);
@@ -124,16 +136,25 @@ final class Kubectl {
             p.destroyForcibly();
             throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 60 s");
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
     /** Starts kubectl and returns the process (for {@code get -w}); output goes to the returned file. */
     Process start(Path output, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", dir.resolve("kubeconfig").toString(),
-                "--cache-dir", dir.resolve("cache").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                "kubectl",
+                "--kubeconfig",
+                dir.resolve("kubeconfig").toString(),
+                "--cache-dir",
+                dir.resolve("cache").toString()));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectOutput(output.toFile()).redirectErrorStream(false)
-                .redirectError(dir.resolve("err-bg-" + RUNS.incrementAndGet()).toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectOutput(output.toFile())
+                .redirectErrorStream(false)
+                .redirectError(dir.resolve("err-bg-" + RUNS.incrementAndGet()).toFile())
+                .start();
     }
 }

@@ -11,18 +11,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 class KubectlAvailabilityTest {
 
     @ParameterizedTest(name = "CI={0}, installed={1} -> {2}")
-    @CsvSource(nullValues = "unset", value = {
-            "unset, true,  RUN",
-            "true,  true,  RUN",
-            "unset, false, SKIP",
-            "'',    false, SKIP",
-            "false, false, SKIP",
-            "FALSE, false, SKIP",
-            "0,     false, SKIP",
-            "true,  false, FAIL",
-            "1,     false, FAIL",
-            "yes,   false, FAIL",
-    })
+    @CsvSource(
+            nullValues = "unset",
+            value = {
+                "unset, true,  RUN",
+                "true,  true,  RUN",
+                "unset, false, SKIP",
+                "'',    false, SKIP",
+                "false, false, SKIP",
+                "FALSE, false, SKIP",
+                "0,     false, SKIP",
+                "true,  false, FAIL",
+                "1,     false, FAIL",
+                "yes,   false, FAIL",
+            })
     void decidesFromTheEnvironmentAndTheProbe(String ci, boolean installed, Availability expected) {
         Map<String, String> env = ci == null ? Map.of("PATH", "/usr/bin") : Map.of("PATH", "/usr/bin", "CI", ci);
         assertThat(Kubectl.availability(env, installed)).isEqualTo(expected);

@@ -33,7 +33,9 @@ class KubectlCustomResourcesIT extends KubectlTest {
         assertThat(kubectl.run("apply", "-f", crd).ok().out())
                 .contains("customresourcedefinition.apiextensions.k8s.io/widgets.example.com created");
         assertThat(kubectl.run("wait", "--for", "condition=established", "crd/widgets.example.com", "--timeout=10s")
-                .ok().out()).contains("condition met");
+                        .ok()
+                        .out())
+                .contains("condition met");
 
         String cr = file("cr.yaml", WIDGET);
         assertThat(kubectl.run("apply", "-f", cr).ok().out()).contains("widget.example.com/w1 created");
@@ -42,27 +44,45 @@ class KubectlCustomResourcesIT extends KubectlTest {
         String table = kubectl.run("get", "wd").ok().out();
         assertThat(table.lines().findFirst().orElseThrow()).matches("NAME +SIZE +REPLICAS +READY +AGE");
         assertThat(table).containsPattern("w1 +small +2 +\\d+s");
-        assertThat(kubectl.run("get", "wd", "-o", "wide").ok().out().lines().findFirst().orElseThrow())
+        assertThat(kubectl.run("get", "wd", "-o", "wide")
+                        .ok()
+                        .out()
+                        .lines()
+                        .findFirst()
+                        .orElseThrow())
                 .matches("NAME +SIZE +REPLICAS +READY +COLOR +AGE");
         assertThat(kubectl.run("get", "all").ok().out()).contains("widget.example.com/w1");
 
-        assertThat(kubectl.run("patch", "wd", "w1", "--type=merge", "-p", "{\"spec\":{\"replicas\":5}}").ok().out())
+        assertThat(kubectl.run("patch", "wd", "w1", "--type=merge", "-p", "{\"spec\":{\"replicas\":5}}")
+                        .ok()
+                        .out())
                 .contains("widget.example.com/w1 patched");
         String yaml = kubectl.run("get", "widgets", "-o", "yaml").ok().out();
-        assertThat(yaml).contains("apiVersion: example.com/v1").contains("kind: Widget").contains("replicas: 5")
-                .contains("color: blue").contains("last-applied-configuration");
-        assertThat(kubectl.run("get", "widgets.v1beta1.example.com", "w1", "-o", "jsonpath={.apiVersion}").ok().out())
+        assertThat(yaml)
+                .contains("apiVersion: example.com/v1")
+                .contains("kind: Widget")
+                .contains("replicas: 5")
+                .contains("color: blue")
+                .contains("last-applied-configuration");
+        assertThat(kubectl.run("get", "widgets.v1beta1.example.com", "w1", "-o", "jsonpath={.apiVersion}")
+                        .ok()
+                        .out())
                 .isEqualTo("example.com/v1beta1");
 
-        assertThat(kubectl.run("scale", "wd", "w1", "--replicas=3").ok().out()).contains("widget.example.com/w1 scaled");
-        assertThat(kubectl.run("get", "wd", "w1", "-o", "jsonpath={.spec.replicas}").ok().out()).isEqualTo("3");
+        assertThat(kubectl.run("scale", "wd", "w1", "--replicas=3").ok().out())
+                .contains("widget.example.com/w1 scaled");
+        assertThat(kubectl.run("get", "wd", "w1", "-o", "jsonpath={.spec.replicas}")
+                        .ok()
+                        .out())
+                .isEqualTo("3");
 
         Kubectl.Result strategic = kubectl.run("patch", "wd", "w1", "-p", "{\"spec\":{\"replicas\":1}}");
         assertThat(strategic.exit()).isEqualTo(1);
-        assertThat(strategic.err()).contains("application/strategic-merge-patch+json is not supported by "
-                + "example.com/v1, Kind=Widget: the body of the request was in an unknown format - accepted media "
-                + "types include: application/json-patch+json, application/merge-patch+json, "
-                + "application/apply-patch+yaml");
+        assertThat(strategic.err())
+                .contains("application/strategic-merge-patch+json is not supported by "
+                        + "example.com/v1, Kind=Widget: the body of the request was in an unknown format - accepted media "
+                        + "types include: application/json-patch+json, application/merge-patch+json, "
+                        + "application/apply-patch+yaml");
 
         assertThat(kubectl.run("delete", "wd", "w1").ok().out()).contains("widget.example.com \"w1\" deleted");
         assertThat(kubectl.run("get", "wd").ok().err()).contains("No resources found in default namespace.");
@@ -79,7 +99,8 @@ class KubectlCustomResourcesIT extends KubectlTest {
     @Test
     void anInvalidObjectGetsKubectlsInvalidMessage() throws Exception {
         kubectl.run("apply", "-f", file("crd.yaml", Widgets.CRD)).ok();
-        kubectl.run("wait", "--for", "condition=established", "crd/widgets.example.com", "--timeout=10s").ok();
+        kubectl.run("wait", "--for", "condition=established", "crd/widgets.example.com", "--timeout=10s")
+                .ok();
         Kubectl.Result bad = kubectl.runWithInput("""
                 apiVersion: example.com/v1
                 kind: Widget
@@ -89,9 +110,11 @@ class KubectlCustomResourcesIT extends KubectlTest {
                   replicas: "string"
                 """, "apply", "-f", "-");
         assertThat(bad.exit()).isEqualTo(1);
-        assertThat(bad.err()).contains("The Widget \"bad\" is invalid: \n"
-                + "* spec.size: Required value\n"
-                + "* spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"");
+        assertThat(bad.err())
+                .contains(
+                        "The Widget \"bad\" is invalid: \n"
+                                + "* spec.size: Required value\n"
+                                + "* spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"");
 
         String unknownField = """
                 apiVersion: example.com/v1
@@ -104,12 +127,18 @@ class KubectlCustomResourcesIT extends KubectlTest {
                 """;
         Kubectl.Result strict = kubectl.runWithInput(unknownField, "apply", "-f", "-");
         assertThat(strict.exit()).isEqualTo(1);
-        assertThat(strict.err()).contains("Widget in version \"v1\" cannot be handled as a Widget: strict decoding "
-                + "error: unknown field \"spec.bogus\"");
-        assertThat(kubectl.runWithInput(unknownField, "apply", "--validate=false", "-f", "-").ok().out())
+        assertThat(strict.err())
+                .contains("Widget in version \"v1\" cannot be handled as a Widget: strict decoding "
+                        + "error: unknown field \"spec.bogus\"");
+        assertThat(kubectl.runWithInput(unknownField, "apply", "--validate=false", "-f", "-")
+                        .ok()
+                        .out())
                 .contains("widget.example.com/extra created");
-        assertThat(kubectl.run("get", "wd", "extra", "-o", "jsonpath={.spec}").ok().out())
-                .as("pruned").isEqualTo("{\"color\":\"blue\",\"size\":\"small\"}");
+        assertThat(kubectl.run("get", "wd", "extra", "-o", "jsonpath={.spec}")
+                        .ok()
+                        .out())
+                .as("pruned")
+                .isEqualTo("{\"color\":\"blue\",\"size\":\"small\"}");
 
         Kubectl.Result badCrd = kubectl.runWithInput("""
                 apiVersion: apiextensions.k8s.io/v1
@@ -126,7 +155,8 @@ class KubectlCustomResourcesIT extends KubectlTest {
                     storage: true
                 """, "apply", "-f", "-");
         assertThat(badCrd.exit()).isEqualTo(1);
-        assertThat(badCrd.err()).contains("The CustomResourceDefinition \"gadgets.example.com\" is invalid: "
-                + "spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required");
+        assertThat(badCrd.err())
+                .contains("The CustomResourceDefinition \"gadgets.example.com\" is invalid: "
+                        + "spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required");
     }
 }

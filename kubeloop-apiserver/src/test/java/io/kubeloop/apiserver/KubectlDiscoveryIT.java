@@ -13,6 +13,7 @@ class KubectlDiscoveryIT {
 
     private static EmbeddedApiServer server;
     private static Kubectl kubectl;
+
     @TempDir
     static Path dir;
 

@@ -47,16 +47,20 @@ class KubectlFaultsIT {
         server.faults().fail(Failure.status(503).resource("pods"));
         Kubectl.Result unavailable = kubectl.run("get", "pods");
         assertThat(unavailable.exit()).isEqualTo(1);
-        assertThat(unavailable.err()).contains("Error from server (ServiceUnavailable): the server is currently "
-                + "unable to handle the request (injected by kubeloop)");
+        assertThat(unavailable.err())
+                .contains("Error from server (ServiceUnavailable): the server is currently "
+                        + "unable to handle the request (injected by kubeloop)");
         assertThat(kubectl.run("get", "configmaps").ok().err()).contains("No resources found");
 
         server.faults().clear();
         server.faults().fail(Failure.status(500).verb("get"));
         Kubectl.Result internal = kubectl.run("get", "pod", "web");
         assertThat(internal.exit()).isEqualTo(1);
-        assertThat(internal.err()).contains("Error from server (InternalError): Internal error occurred: injected by kubeloop");
-        assertThat(kubectl.run("get", "pods").ok().out()).as("list is not in scope").contains("web");
+        assertThat(internal.err())
+                .contains("Error from server (InternalError): Internal error occurred: injected by kubeloop");
+        assertThat(kubectl.run("get", "pods").ok().out())
+                .as("list is not in scope")
+                .contains("web");
 
         server.faults().clear();
         assertThat(kubectl.run("get", "pod", "web").ok().out()).contains("web");
@@ -65,7 +69,12 @@ class KubectlFaultsIT {
     @Test
     void clientGoRetriesA429ThatCarriesRetryAfter() throws Exception {
         Kubectl kubectl = kubectl(EmbeddedApiServer.builder());
-        server.faults().fail(Failure.status(429).count(2).retryAfterSeconds(1).resource("pods").verb("list"));
+        server.faults()
+                .fail(Failure.status(429)
+                        .count(2)
+                        .retryAfterSeconds(1)
+                        .resource("pods")
+                        .verb("list"));
         assertThat(kubectl.run("get", "pods").ok().err()).contains("No resources found");
         assertThat(server.faults().active()).as("both failures were used").isEmpty();
     }
@@ -77,7 +86,9 @@ class KubectlFaultsIT {
         Process watch = kubectl.start(out, "get", "pods", "-w", "-o", "name");
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> server.faults().closeWatches("pods") == 1);
-            assertThat(watch.waitFor(30, TimeUnit.SECONDS)).as("kubectl exits when its watch ends").isTrue();
+            assertThat(watch.waitFor(30, TimeUnit.SECONDS))
+                    .as("kubectl exits when its watch ends")
+                    .isTrue();
             assertThat(watch.exitValue()).isZero();
         } finally {
             watch.destroyForcibly();
@@ -96,8 +107,8 @@ class KubectlFaultsIT {
 
             server.faults().stall(Duration.ofSeconds(60));
             kubectl.runWithInput(POD.formatted("held"), "create", "-f", "-").ok();
-            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
-                    .until(() -> !read(out).contains("pod/held"));
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !read(out)
+                    .contains("pod/held"));
             clock.step(Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(30)).until(() -> read(out).contains("pod/held"));
             assertThat(watch.isAlive()).isTrue();
@@ -120,8 +131,8 @@ class KubectlFaultsIT {
 
             server.faults().partition(Duration.ofSeconds(30), "kubectl");
             other.create("/api/v1/namespaces/default/pods", POD.formatted("during"));
-            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
-                    .until(() -> !read(out).contains("pod/during"));
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !read(out)
+                    .contains("pod/during"));
             Kubectl.Result[] held = new Kubectl.Result[1];
             Thread get = Thread.ofVirtual().start(() -> {
                 try {
@@ -134,7 +145,9 @@ class KubectlFaultsIT {
 
             clock.step(Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(30)).until(() -> read(out).contains("pod/during"));
-            assertThat(get.join(Duration.ofSeconds(30))).as("the held request answers once the cable is back").isTrue();
+            assertThat(get.join(Duration.ofSeconds(30)))
+                    .as("the held request answers once the cable is back")
+                    .isTrue();
             assertThat(held[0].ok().out()).contains("pod/first").contains("pod/during");
             assertThat(watch.isAlive()).as("the watch survived the partition").isTrue();
         } finally {
@@ -156,7 +169,9 @@ class KubectlFaultsIT {
         Process after = kubectl.start(out, "get", "pods", "-w", "-o", "name");
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> server.faults().closeWatches("pods") == 1);
-            assertThat(after.waitFor(30, TimeUnit.SECONDS)).as("the watch opened once the fault was cleared").isTrue();
+            assertThat(after.waitFor(30, TimeUnit.SECONDS))
+                    .as("the watch opened once the fault was cleared")
+                    .isTrue();
             assertThat(after.exitValue()).isZero();
         } finally {
             after.destroyForcibly();
@@ -167,7 +182,9 @@ class KubectlFaultsIT {
     void latencyHoldsKubectlUntilItHasPassed() throws Exception {
         FakeClock clock = new FakeClock();
         Kubectl kubectl = kubectl(EmbeddedApiServer.builder().clock(clock));
-        server.faults().latency(io.kubeloop.apiserver.fault.Latency.of(Duration.ofSeconds(10)).resource("pods"));
+        server.faults()
+                .latency(io.kubeloop.apiserver.fault.Latency.of(Duration.ofSeconds(10))
+                        .resource("pods"));
         Kubectl.Result[] result = new Kubectl.Result[1];
         Thread get = Thread.ofVirtual().start(() -> {
             try {
@@ -183,7 +200,9 @@ class KubectlFaultsIT {
         assertThat(result[0].ok().err()).contains("No resources found");
 
         server.faults().clear();
-        assertThat(kubectl.run("get", "pods").ok().err()).as("no delay once cleared").contains("No resources found");
+        assertThat(kubectl.run("get", "pods").ok().err())
+                .as("no delay once cleared")
+                .contains("No resources found");
     }
 
     @Test
@@ -191,13 +210,18 @@ class KubectlFaultsIT {
         Kubectl kubectl = kubectl(EmbeddedApiServer.builder());
         kubectl.runWithInput(POD.formatted("web"), "create", "-f", "-").ok();
         String path = "/api/v1/namespaces/default/pods?watch=1&resourceVersion=1&timeoutSeconds=5";
-        assertThat(kubectl.run("get", "--raw", path).ok().out()).as("before: the history is there")
-                .contains("\"type\":\"ADDED\"").doesNotContain("\"code\":410");
+        assertThat(kubectl.run("get", "--raw", path).ok().out())
+                .as("before: the history is there")
+                .contains("\"type\":\"ADDED\"")
+                .doesNotContain("\"code\":410");
 
         server.faults().compact();
-        assertThat(kubectl.run("get", "--raw", path).ok().out()).contains("\"type\":\"ERROR\"")
-                .contains("\"code\":410").contains("\"reason\":\"Expired\"");
-        assertThat(kubectl.run("get", "pods", "-o", "name").ok().out()).as("a fresh list is unaffected")
+        assertThat(kubectl.run("get", "--raw", path).ok().out())
+                .contains("\"type\":\"ERROR\"")
+                .contains("\"code\":410")
+                .contains("\"reason\":\"Expired\"");
+        assertThat(kubectl.run("get", "pods", "-o", "name").ok().out())
+                .as("a fresh list is unaffected")
                 .contains("pod/web");
     }
 

@@ -38,8 +38,8 @@ class KubectlImperativeIT extends KubectlTest {
     static JsonNode normalized(JsonNode object) {
         ObjectNode copy = (ObjectNode) object.deepCopy();
         if (copy.get("metadata") instanceof ObjectNode meta) {
-            meta.remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
-                    "namespace"));
+            meta.remove(
+                    List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "namespace"));
         }
         copy.remove("status");
         if (copy.path("kind").asString("").equals("Service") && copy.get("spec") instanceof ObjectNode spec) {
@@ -48,8 +48,10 @@ class KubectlImperativeIT extends KubectlTest {
                 spec.remove("type");
             }
         }
-        if (copy.path("kind").asString("").equals("Namespace") && copy.get("spec") instanceof ObjectNode spec
-                && spec.path("finalizers").size() == 1 && spec.path("finalizers").get(0).asString("").equals("kubernetes")) {
+        if (copy.path("kind").asString("").equals("Namespace")
+                && copy.get("spec") instanceof ObjectNode spec
+                && spec.path("finalizers").size() == 1
+                && spec.path("finalizers").get(0).asString("").equals("kubernetes")) {
             spec.remove("finalizers");
         }
         dropNullCreationTimestamps(copy);
@@ -57,7 +59,9 @@ class KubectlImperativeIT extends KubectlTest {
     }
 
     private static void dropNullCreationTimestamps(JsonNode node) {
-        if (node instanceof ObjectNode o && o.has("creationTimestamp") && o.get("creationTimestamp").isNull()) {
+        if (node instanceof ObjectNode o
+                && o.has("creationTimestamp")
+                && o.get("creationTimestamp").isNull()) {
             o.remove("creationTimestamp");
         }
         node.forEach(KubectlImperativeIT::dropNullCreationTimestamps);
@@ -90,32 +94,58 @@ class KubectlImperativeIT extends KubectlTest {
     @Test
     void createNamespaceConfigMapAndSecret() throws Exception {
         createsWhatItsDryRunPrints("namespace/dev", "namespace/dev created", "create", "namespace", "dev");
-        JsonNode cm = createsWhatItsDryRunPrints("configmap/app", "configmap/app created",
-                "create", "configmap", "app", "--from-literal=k=v");
+        JsonNode cm = createsWhatItsDryRunPrints(
+                "configmap/app", "configmap/app created", "create", "configmap", "app", "--from-literal=k=v");
         assertThat(cm.at("/data/k").asString()).isEqualTo("v");
-        JsonNode secret = createsWhatItsDryRunPrints("secret/s", "secret/s created",
-                "create", "secret", "generic", "s", "--from-literal=p=q");
+        JsonNode secret = createsWhatItsDryRunPrints(
+                "secret/s", "secret/s created", "create", "secret", "generic", "s", "--from-literal=p=q");
         assertThat(secret.at("/data/p").asString()).isEqualTo("cQ==");
-        createsWhatItsDryRunPrints("configmap/there", "configmap/there created",
-                "create", "configmap", "there", "-n", "dev", "--from-literal=a=b");
-        assertThat(kubectl.run("get", "configmap", "there", "-n", "dev", "-o", "jsonpath={.metadata.namespace}").ok()
-                .out()).isEqualTo("dev");
+        createsWhatItsDryRunPrints(
+                "configmap/there",
+                "configmap/there created",
+                "create",
+                "configmap",
+                "there",
+                "-n",
+                "dev",
+                "--from-literal=a=b");
+        assertThat(kubectl.run("get", "configmap", "there", "-n", "dev", "-o", "jsonpath={.metadata.namespace}")
+                        .ok()
+                        .out())
+                .isEqualTo("dev");
     }
 
     @Test
     void createDeploymentKeepsItsReplicasEvenZero() throws Exception {
-        JsonNode web = createsWhatItsDryRunPrints("deployment/web", "deployment.apps/web created",
-                "create", "deployment", "web", "--image=nginx", "--replicas=3");
+        JsonNode web = createsWhatItsDryRunPrints(
+                "deployment/web",
+                "deployment.apps/web created",
+                "create",
+                "deployment",
+                "web",
+                "--image=nginx",
+                "--replicas=3");
         assertThat(web.at("/spec/replicas").asInt()).isEqualTo(3);
         String table = kubectl.run("get", "deploy", "web").ok().out();
         assertThat(table.lines().toList()).hasSize(2);
         assertThat(table.lines().toList().get(1).split("\\s+")).startsWith("web", "0/3");
 
-        JsonNode zero = createsWhatItsDryRunPrints("deployment/zero", "deployment.apps/zero created",
-                "create", "deployment", "zero", "--image=nginx", "--replicas=0");
-        assertThat(zero.at("/spec/replicas").isIntegralNumber()).as("an explicit 0 is kept, not dropped").isTrue();
+        JsonNode zero = createsWhatItsDryRunPrints(
+                "deployment/zero",
+                "deployment.apps/zero created",
+                "create",
+                "deployment",
+                "zero",
+                "--image=nginx",
+                "--replicas=0");
+        assertThat(zero.at("/spec/replicas").isIntegralNumber())
+                .as("an explicit 0 is kept, not dropped")
+                .isTrue();
         assertThat(zero.at("/spec/replicas").asInt()).isZero();
-        assertThat(kubectl.run("get", "deploy", "zero", "-o", "jsonpath={.spec.replicas}").ok().out()).isEqualTo("0");
+        assertThat(kubectl.run("get", "deploy", "zero", "-o", "jsonpath={.spec.replicas}")
+                        .ok()
+                        .out())
+                .isEqualTo("0");
     }
 
     @Test
@@ -123,62 +153,111 @@ class KubectlImperativeIT extends KubectlTest {
         JsonNode pod = createsWhatItsDryRunPrints("pod/tmp", "pod/tmp created", "run", "tmp", "--image=busybox");
         assertThat(pod.at("/spec/containers/0/image").asString()).isEqualTo("busybox");
 
-        createsWhatItsDryRunPrints("deployment/web", "deployment.apps/web created",
-                "create", "deployment", "web", "--image=nginx", "--replicas=3");
-        JsonNode svc = createsWhatItsDryRunPrints("service/web", "service/web exposed",
-                "expose", "deployment", "web", "--port=80", "--target-port=8080");
+        createsWhatItsDryRunPrints(
+                "deployment/web",
+                "deployment.apps/web created",
+                "create",
+                "deployment",
+                "web",
+                "--image=nginx",
+                "--replicas=3");
+        JsonNode svc = createsWhatItsDryRunPrints(
+                "service/web", "service/web exposed", "expose", "deployment", "web", "--port=80", "--target-port=8080");
         assertThat(svc.at("/spec/ports/0/targetPort").asInt()).isEqualTo(8080);
         assertThat(svc.at("/spec/selector/app").asString()).isEqualTo("web");
         assertThat(svc.at("/spec/clusterIP").asString()).as("allocated").startsWith("10.");
-        String row = kubectl.run("get", "service", "web").ok().out().lines().toList().get(1);
-        assertThat(row.split("\\s+")).as("NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE: %s", row)
+        String row =
+                kubectl.run("get", "service", "web").ok().out().lines().toList().get(1);
+        assertThat(row.split("\\s+"))
+                .as("NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE: %s", row)
                 .startsWith("web", "ClusterIP", svc.at("/spec/clusterIP").asString(), "<none>", "80/TCP");
 
-        JsonNode image = createsWhatItsDryRunPrints("deployment/web", "deployment.apps/web image updated",
-                "set", "image", "deployment/web", "nginx=nginx:1.27");
-        assertThat(image.at("/spec/template/spec/containers/0/image").asString()).isEqualTo("nginx:1.27");
+        JsonNode image = createsWhatItsDryRunPrints(
+                "deployment/web",
+                "deployment.apps/web image updated",
+                "set",
+                "image",
+                "deployment/web",
+                "nginx=nginx:1.27");
+        assertThat(image.at("/spec/template/spec/containers/0/image").asString())
+                .isEqualTo("nginx:1.27");
 
         // kubectl 1.32's rollout restart has no --dry-run: what it prints with -o json (the server's answer to its
         // patch) must be what is stored, and that is the object before plus the restartedAt stamp.
-        JsonNode before = json(kubectl.run("get", "deployment/web", "-o", "json").ok().out());
-        JsonNode printed = json(kubectl.run("rollout", "restart", "deployment/web", "-o", "json").ok().out());
-        JsonNode stored = json(kubectl.run("get", "deployment/web", "-o", "json").ok().out());
+        JsonNode before =
+                json(kubectl.run("get", "deployment/web", "-o", "json").ok().out());
+        JsonNode printed = json(kubectl.run("rollout", "restart", "deployment/web", "-o", "json")
+                .ok()
+                .out());
+        JsonNode stored =
+                json(kubectl.run("get", "deployment/web", "-o", "json").ok().out());
         assertThat(normalized(stored)).isEqualTo(normalized(printed));
         String stamp = "/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt";
         assertThat(stored.at(stamp).asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*");
         assertThat(normalized(withoutRestartStamp(stored))).isEqualTo(normalized(before));
-        assertThat(stored.at("/metadata/generation").asLong()).isGreaterThan(before.at("/metadata/generation").asLong());
+        assertThat(stored.at("/metadata/generation").asLong())
+                .isGreaterThan(before.at("/metadata/generation").asLong());
     }
 
     /** The deployment without its template's annotations, which held only the restartedAt stamp. */
     private static JsonNode withoutRestartStamp(JsonNode deployment) {
         ObjectNode copy = (ObjectNode) deployment.deepCopy();
         ObjectNode templateMeta = (ObjectNode) copy.at("/spec/template/metadata");
-        assertThat(templateMeta.path("annotations").propertyNames()).containsExactly("kubectl.kubernetes.io/restartedAt");
+        assertThat(templateMeta.path("annotations").propertyNames())
+                .containsExactly("kubectl.kubernetes.io/restartedAt");
         templateMeta.remove("annotations");
         return copy;
     }
 
     @Test
     void moreGeneratorsAndAServerSideDryRun() throws Exception {
-        JsonNode svc = createsWhatItsDryRunPrints("service/svc", "service/svc created",
-                "create", "service", "clusterip", "svc", "--tcp=80:8080");
+        JsonNode svc = createsWhatItsDryRunPrints(
+                "service/svc", "service/svc created", "create", "service", "clusterip", "svc", "--tcp=80:8080");
         assertThat(svc.at("/spec/ports/0/targetPort").asInt()).isEqualTo(8080);
-        createsWhatItsDryRunPrints("serviceaccount/robot", "serviceaccount/robot created",
-                "create", "serviceaccount", "robot");
-        JsonNode pull = createsWhatItsDryRunPrints("secret/pull", "secret/pull created", "create", "secret",
-                "docker-registry", "pull", "--docker-server=registry.example.com", "--docker-username=u",
+        createsWhatItsDryRunPrints(
+                "serviceaccount/robot", "serviceaccount/robot created", "create", "serviceaccount", "robot");
+        JsonNode pull = createsWhatItsDryRunPrints(
+                "secret/pull",
+                "secret/pull created",
+                "create",
+                "secret",
+                "docker-registry",
+                "pull",
+                "--docker-server=registry.example.com",
+                "--docker-username=u",
                 "--docker-password=p");
         assertThat(pull.at("/type").asString()).isEqualTo("kubernetes.io/dockerconfigjson");
-        createsWhatItsDryRunPrints("clusterrole/reader", "clusterrole.rbac.authorization.k8s.io/reader created",
-                "create", "clusterrole", "reader", "--verb=get,list", "--resource=pods,deployments.apps");
-        createsWhatItsDryRunPrints("clusterrolebinding/readers",
+        createsWhatItsDryRunPrints(
+                "clusterrole/reader",
+                "clusterrole.rbac.authorization.k8s.io/reader created",
+                "create",
+                "clusterrole",
+                "reader",
+                "--verb=get,list",
+                "--resource=pods,deployments.apps");
+        createsWhatItsDryRunPrints(
+                "clusterrolebinding/readers",
                 "clusterrolebinding.rbac.authorization.k8s.io/readers created",
-                "create", "clusterrolebinding", "readers", "--clusterrole=reader", "--group=devs");
+                "create",
+                "clusterrolebinding",
+                "readers",
+                "--clusterrole=reader",
+                "--group=devs");
 
-        JsonNode preview = json(kubectl.run("create", "deployment", "preview", "--image=nginx", "--replicas=0",
-                "--dry-run=server", "-o", "json").ok().out());
-        assertThat(preview.at("/metadata/uid").asString()).as("the server completed it").isNotEmpty();
+        JsonNode preview = json(kubectl.run(
+                        "create",
+                        "deployment",
+                        "preview",
+                        "--image=nginx",
+                        "--replicas=0",
+                        "--dry-run=server",
+                        "-o",
+                        "json")
+                .ok()
+                .out());
+        assertThat(preview.at("/metadata/uid").asString())
+                .as("the server completed it")
+                .isNotEmpty();
         assertThat(preview.at("/spec/replicas").asInt()).isZero();
         Kubectl.Result notStored = kubectl.run("get", "deployment", "preview");
         assertThat(notStored.exit()).isEqualTo(1);
@@ -187,17 +266,34 @@ class KubectlImperativeIT extends KubectlTest {
 
     @Test
     void rolesBindingsAndAuth() throws Exception {
-        assertThat(kubectl.run("auth", "can-i", "get", "pods").ok().out().strip()).isEqualTo("yes");
+        assertThat(kubectl.run("auth", "can-i", "get", "pods").ok().out().strip())
+                .isEqualTo("yes");
         Kubectl.Result bobBefore = kubectl.run("auth", "can-i", "get", "pods", "--as=bob");
         assertThat(bobBefore.exit()).isEqualTo(1);
         assertThat(bobBefore.out().strip()).isEqualTo("no");
 
-        JsonNode role = createsWhatItsDryRunPrints("role/r", "role.rbac.authorization.k8s.io/r created",
-                "create", "role", "r", "--verb=get", "--resource=pods");
+        JsonNode role = createsWhatItsDryRunPrints(
+                "role/r",
+                "role.rbac.authorization.k8s.io/r created",
+                "create",
+                "role",
+                "r",
+                "--verb=get",
+                "--resource=pods");
         assertThat(role.at("/rules/0/verbs/0").asString()).isEqualTo("get");
-        createsWhatItsDryRunPrints("rolebinding/rb", "rolebinding.rbac.authorization.k8s.io/rb created",
-                "create", "rolebinding", "rb", "--role=r", "--user=bob");
-        assertThat(kubectl.run("auth", "can-i", "get", "pods", "--as=bob").ok().out().strip()).isEqualTo("yes");
+        createsWhatItsDryRunPrints(
+                "rolebinding/rb",
+                "rolebinding.rbac.authorization.k8s.io/rb created",
+                "create",
+                "rolebinding",
+                "rb",
+                "--role=r",
+                "--user=bob");
+        assertThat(kubectl.run("auth", "can-i", "get", "pods", "--as=bob")
+                        .ok()
+                        .out()
+                        .strip())
+                .isEqualTo("yes");
         Kubectl.Result bobCannotList = kubectl.run("auth", "can-i", "list", "pods", "--as=bob");
         assertThat(bobCannotList.exit()).isEqualTo(1);
         assertThat(bobCannotList.out().strip()).isEqualTo("no");

@@ -39,13 +39,20 @@ class KubectlLifecycleIT extends KubectlTest {
         Path out = dir.resolve("delete.txt");
         Process delete = kubectl.start(out, "delete", "configmap", "held");
         try {
-            eventuallyForKubectl().until(() -> api.get("/api/v1/namespaces/default/configmaps/held").body().get("metadata")
+            eventuallyForKubectl().until(() -> api.get("/api/v1/namespaces/default/configmaps/held")
+                    .body()
+                    .get("metadata")
                     .has("deletionTimestamp"));
-            Awaitility.await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5)).until(delete::isAlive);
+            Awaitility.await()
+                    .during(Duration.ofMillis(700))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(delete::isAlive);
 
             kubectl.run("patch", "configmap", "held", "--type=merge", "-p", "{\"metadata\":{\"finalizers\":null}}")
                     .ok();
-            assertThat(delete.waitFor(30, TimeUnit.SECONDS)).as("kubectl delete finishes after the patch").isTrue();
+            assertThat(delete.waitFor(30, TimeUnit.SECONDS))
+                    .as("kubectl delete finishes after the patch")
+                    .isTrue();
             assertThat(delete.exitValue()).isZero();
             assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("configmap \"held\" deleted");
             assertThat(kubectl.run("get", "configmap", "held").err()).contains("NotFound");
@@ -57,7 +64,9 @@ class KubectlLifecycleIT extends KubectlTest {
     /** A Deployment, a ReplicaSet it controls and two Pods the ReplicaSet controls, linked by ownerReferences. */
     private void deploymentWithReplicaSetAndPods() throws Exception {
         kubectl.runWithInput(DEPLOYMENT_YAML, "apply", "-f", "-").ok();
-        String deploymentUid = kubectl.run("get", "deployment", "web", "-o", "jsonpath={.metadata.uid}").ok().out();
+        String deploymentUid = kubectl.run("get", "deployment", "web", "-o", "jsonpath={.metadata.uid}")
+                .ok()
+                .out();
         kubectl.runWithInput("""
                 apiVersion: apps/v1
                 kind: ReplicaSet
@@ -79,7 +88,9 @@ class KubectlLifecycleIT extends KubectlTest {
                       - name: nginx
                         image: nginx:1.25
                 """.formatted(deploymentUid), "apply", "-f", "-").ok();
-        String rsUid = kubectl.run("get", "rs", "web-7d4b9", "-o", "jsonpath={.metadata.uid}").ok().out();
+        String rsUid = kubectl.run("get", "rs", "web-7d4b9", "-o", "jsonpath={.metadata.uid}")
+                .ok()
+                .out();
         for (String pod : new String[] {"web-7d4b9-a", "web-7d4b9-b"}) {
             kubectl.runWithInput("""
                     apiVersion: v1
@@ -104,7 +115,9 @@ class KubectlLifecycleIT extends KubectlTest {
     void deletingADeploymentCollectsItsReplicaSetAndPods() throws Exception {
         deploymentWithReplicaSetAndPods();
         assertThat(kubectl.run("delete", "deployment", "web").ok().out()).contains("deployment.apps \"web\" deleted");
-        eventuallyForKubectl().until(() -> kubectl.run("get", "rs,pods", "-o", "name").ok().out().isBlank());
+        eventuallyForKubectl()
+                .until(() ->
+                        kubectl.run("get", "rs,pods", "-o", "name").ok().out().isBlank());
     }
 
     @Test
@@ -112,10 +125,15 @@ class KubectlLifecycleIT extends KubectlTest {
         deploymentWithReplicaSetAndPods();
         kubectl.run("delete", "deployment", "web", "--cascade=orphan").ok();
         assertThat(kubectl.run("get", "deployment", "web").err()).contains("NotFound");
-        assertThat(kubectl.run("get", "rs", "web-7d4b9", "-o", "jsonpath={.metadata.ownerReferences}").ok().out())
+        assertThat(kubectl.run("get", "rs", "web-7d4b9", "-o", "jsonpath={.metadata.ownerReferences}")
+                        .ok()
+                        .out())
                 .isEmpty();
         assertThat(kubectl.run("get", "pod", "web-7d4b9-a", "-o", "jsonpath={.metadata.ownerReferences[0].name}")
-                .ok().out()).as("the pods still belong to the replica set").isEqualTo("web-7d4b9");
+                        .ok()
+                        .out())
+                .as("the pods still belong to the replica set")
+                .isEqualTo("web-7d4b9");
     }
 
     @Test
@@ -124,18 +142,28 @@ class KubectlLifecycleIT extends KubectlTest {
         kubectl.run("delete", "deployment", "web", "--cascade=foreground").ok();
         assertThat(gone("/apis/apps/v1/namespaces/default/deployments/web")).isTrue();
         assertThat(kubectl.run("get", "rs,pods", "-o", "name").ok().out())
-                .as("gone before their owner, which kubectl waited for").isBlank();
+                .as("gone before their owner, which kubectl waited for")
+                .isBlank();
     }
 
     @Test
     void deletingANamespaceDeletesWhatIsInIt() throws Exception {
         createNamespace("team");
-        kubectl.runWithInput("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {k: v}\n",
-                "-n", "team", "apply", "-f", "-").ok();
+        kubectl.runWithInput(
+                        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {k: v}\n",
+                        "-n",
+                        "team",
+                        "apply",
+                        "-f",
+                        "-")
+                .ok();
         kubectl.runWithInput(DEPLOYMENT_YAML, "-n", "team", "apply", "-f", "-").ok();
         assertThat(kubectl.run("delete", "namespace", "team").ok().out()).contains("namespace \"team\" deleted");
         assertThat(kubectl.run("get", "namespace", "team").err()).contains("NotFound");
-        assertThat(kubectl.run("get", "configmaps,deployments", "-A", "-o", "name").ok().out()).isBlank();
+        assertThat(kubectl.run("get", "configmaps,deployments", "-A", "-o", "name")
+                        .ok()
+                        .out())
+                .isBlank();
     }
 
     @Test
@@ -147,13 +175,29 @@ class KubectlLifecycleIT extends KubectlTest {
                 metadata: {name: held, namespace: team, finalizers: [example.com/hold]}
                 """, "apply", "-f", "-").ok();
         kubectl.run("delete", "namespace", "team", "--wait=false").ok();
-        assertThat(kubectl.run("get", "namespace", "team", "--no-headers").ok().out()).contains("Terminating");
-        assertThat(kubectl.runWithInput("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: late}\n", "-n", "team",
-                "apply", "-f", "-").err()).contains("configmaps \"late\" is "
-                + "forbidden: unable to create new content in namespace team because it is being terminated");
+        assertThat(kubectl.run("get", "namespace", "team", "--no-headers").ok().out())
+                .contains("Terminating");
+        assertThat(kubectl.runWithInput(
+                                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: late}\n",
+                                "-n",
+                                "team",
+                                "apply",
+                                "-f",
+                                "-")
+                        .err())
+                .contains("configmaps \"late\" is "
+                        + "forbidden: unable to create new content in namespace team because it is being terminated");
 
-        kubectl.run("-n", "team", "patch", "configmap", "held", "--type=merge", "-p",
-                "{\"metadata\":{\"finalizers\":null}}").ok();
+        kubectl.run(
+                        "-n",
+                        "team",
+                        "patch",
+                        "configmap",
+                        "held",
+                        "--type=merge",
+                        "-p",
+                        "{\"metadata\":{\"finalizers\":null}}")
+                .ok();
         eventuallyForKubectl().until(() -> gone("/api/v1/namespaces/team"));
     }
 }

@@ -17,7 +17,8 @@ class KubectlRbacIT extends KubectlTest {
 
     @Test
     void canIAnswersForTheAdminAndForImpersonatedUsers() throws Exception {
-        assertThat(kubectl.run("auth", "can-i", "list", "pods").ok().out().strip()).isEqualTo("yes");
+        assertThat(kubectl.run("auth", "can-i", "list", "pods").ok().out().strip())
+                .isEqualTo("yes");
         Kubectl.Result alice = kubectl.run("auth", "can-i", "list", "pods", "--as=alice");
         assertThat(alice.exit()).as(alice.err()).isEqualTo(1);
         assertThat(alice.out().strip()).isEqualTo("no");
@@ -37,7 +38,11 @@ class KubectlRbacIT extends KubectlTest {
                 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
                 """, "apply", "-f", "-").ok();
 
-        assertThat(kubectl.run("auth", "can-i", "list", "pods", "--as=alice").ok().out().strip()).isEqualTo("yes");
+        assertThat(kubectl.run("auth", "can-i", "list", "pods", "--as=alice")
+                        .ok()
+                        .out()
+                        .strip())
+                .isEqualTo("yes");
         assertThat(kubectl.run("auth", "can-i", "--list", "--as=alice").ok().out())
                 .containsPattern("pods\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]")
                 .containsPattern("\\[/version\\]\\s+\\[\\]\\s+\\[get\\]");
@@ -52,12 +57,14 @@ class KubectlRbacIT extends KubectlTest {
     void aForbiddenListPrintsKubeApiserversMessage() throws Exception {
         Kubectl.Result denied = kubectl.run("get", "pods", "--as=alice");
         assertThat(denied.exit()).isEqualTo(1);
-        assertThat(denied.err()).contains("Error from server (Forbidden): pods is forbidden: User \"alice\" cannot "
-                + "list resource \"pods\" in API group \"\" in the namespace \"default\"");
+        assertThat(denied.err())
+                .contains("Error from server (Forbidden): pods is forbidden: User \"alice\" cannot "
+                        + "list resource \"pods\" in API group \"\" in the namespace \"default\"");
 
         Kubectl.Result nodes = kubectl.run("get", "nodes", "--as=alice");
-        assertThat(nodes.err()).contains("Error from server (Forbidden): nodes is forbidden: User \"alice\" cannot "
-                + "list resource \"nodes\" in API group \"\" at the cluster scope");
+        assertThat(nodes.err())
+                .contains("Error from server (Forbidden): nodes is forbidden: User \"alice\" cannot "
+                        + "list resource \"nodes\" in API group \"\" at the cluster scope");
     }
 
     @Test
@@ -86,23 +93,36 @@ class KubectlRbacIT extends KubectlTest {
                 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: bob}
                 """, "apply", "-f", "-").ok();
 
-        assertThat(kubectl.run("get", "pod", "web", "--as=bob", "-o", "name").ok().out().strip()).isEqualTo("pod/web");
+        assertThat(kubectl.run("get", "pod", "web", "--as=bob", "-o", "name")
+                        .ok()
+                        .out()
+                        .strip())
+                .isEqualTo("pod/web");
         Kubectl.Result list = kubectl.run("get", "pods", "--as=bob");
         assertThat(list.exit()).isEqualTo(1);
-        assertThat(list.err()).contains("pods is forbidden: User \"bob\" cannot list resource \"pods\" in API group "
-                + "\"\" in the namespace \"default\"");
+        assertThat(list.err())
+                .contains("pods is forbidden: User \"bob\" cannot list resource \"pods\" in API group "
+                        + "\"\" in the namespace \"default\"");
         Kubectl.Result watch = kubectl.run("auth", "can-i", "watch", "pods", "--as=bob");
         assertThat(watch.out().strip()).isEqualTo("no");
         Kubectl.Result delete = kubectl.run("delete", "pod", "web", "--as=bob");
-        assertThat(delete.err()).contains("pods \"web\" is forbidden: User \"bob\" cannot delete resource \"pods\" "
-                + "in API group \"\" in the namespace \"default\"");
+        assertThat(delete.err())
+                .contains("pods \"web\" is forbidden: User \"bob\" cannot delete resource \"pods\" "
+                        + "in API group \"\" in the namespace \"default\"");
     }
 
     @Test
     void whoamiReportsTheAdminAndTheImpersonatedUser() throws Exception {
-        assertThat(kubectl.run("auth", "whoami").ok().out()).contains("kubeloop-admin").contains("system:masters");
-        String alice = kubectl.run("auth", "whoami", "--as=alice", "--as-group=devs", "-o", "json").ok().out();
-        assertThat(alice).contains("\"username\": \"alice\"").contains("\"devs\"").contains("\"system:authenticated\"");
+        assertThat(kubectl.run("auth", "whoami").ok().out())
+                .contains("kubeloop-admin")
+                .contains("system:masters");
+        String alice = kubectl.run("auth", "whoami", "--as=alice", "--as-group=devs", "-o", "json")
+                .ok()
+                .out();
+        assertThat(alice)
+                .contains("\"username\": \"alice\"")
+                .contains("\"devs\"")
+                .contains("\"system:authenticated\"");
     }
 
     @Test
@@ -124,10 +144,13 @@ class KubectlRbacIT extends KubectlTest {
         assertThat(kubectl.run("get", "configmaps", "--as=carol").ok().out()).contains("settings");
         // refused before its (protobuf) body is read: authorization comes first
         Kubectl.Result write = kubectl.run("create", "configmap", "other", "--from-literal=a=b", "--as=carol");
-        assertThat(write.err()).contains("configmaps is forbidden: User \"carol\" cannot create resource "
-                + "\"configmaps\" in API group \"\" in the namespace \"default\"");
+        assertThat(write.err())
+                .contains("configmaps is forbidden: User \"carol\" cannot create resource "
+                        + "\"configmaps\" in API group \"\" in the namespace \"default\"");
         assertThat(kubectl.run("get", "clusterroles", "-l", "kubernetes.io/bootstrapping=rbac-defaults", "-o", "name")
-                .ok().out()).contains("clusterrole.rbac.authorization.k8s.io/cluster-admin")
+                        .ok()
+                        .out())
+                .contains("clusterrole.rbac.authorization.k8s.io/cluster-admin")
                 .contains("clusterrole.rbac.authorization.k8s.io/view")
                 .contains("clusterrole.rbac.authorization.k8s.io/system:discovery");
     }
@@ -136,10 +159,14 @@ class KubectlRbacIT extends KubectlTest {
     void nonResourceUrlsFollowClusterRoles() throws Exception {
         Kubectl.Result metrics = kubectl.run("get", "--raw", "/metrics", "--as=alice");
         assertThat(metrics.exit()).isEqualTo(1);
-        assertThat(metrics.err()).contains("Error from server (Forbidden): forbidden: User \"alice\" cannot get path "
-                + "\"/metrics\"");
-        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice").out().strip()).isEqualTo("no");
-        assertThat(kubectl.run("get", "--raw", "/version", "--as=alice").ok().out()).contains("\"minor\":\"32\"");
+        assertThat(metrics.err())
+                .contains("Error from server (Forbidden): forbidden: User \"alice\" cannot get path " + "\"/metrics\"");
+        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice")
+                        .out()
+                        .strip())
+                .isEqualTo("no");
+        assertThat(kubectl.run("get", "--raw", "/version", "--as=alice").ok().out())
+                .contains("\"minor\":\"32\"");
 
         kubectl.runWithInput("""
                 apiVersion: rbac.authorization.k8s.io/v1
@@ -155,7 +182,12 @@ class KubectlRbacIT extends KubectlTest {
                 subjects:
                 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
                 """, "apply", "-f", "-").ok();
-        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice").ok().out().strip()).isEqualTo("yes");
-        assertThat(kubectl.run("get", "--raw", "/metrics", "--as=alice").ok().out()).contains("apiserver_request_total");
+        assertThat(kubectl.run("auth", "can-i", "get", "/metrics", "--as=alice")
+                        .ok()
+                        .out()
+                        .strip())
+                .isEqualTo("yes");
+        assertThat(kubectl.run("get", "--raw", "/metrics", "--as=alice").ok().out())
+                .contains("apiserver_request_total");
     }
 }

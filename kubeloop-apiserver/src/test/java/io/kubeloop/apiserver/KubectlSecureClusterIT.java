@@ -22,13 +22,18 @@ class KubectlSecureClusterIT {
     private Kubectl admin;
     private Kubectl alice;
     private Kubectl bob;
+
     @TempDir
     Path dir;
 
     @BeforeEach
     void start() throws Exception {
         Kubectl.assumeInstalled();
-        server = EmbeddedApiServer.builder().tls().rbac(true).token("bob", BOB_TOKEN, "qa").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .rbac(true)
+                .token("bob", BOB_TOKEN, "qa")
+                .start();
         admin = kubectl("admin", null);
         alice = kubectl("alice", server.kubeconfigFor("alice", "devs"));
         bob = kubectl("bob", server.kubeconfigForToken(BOB_TOKEN));
@@ -65,7 +70,8 @@ class KubectlSecureClusterIT {
 
     @Test
     void aCertificateUserIsForbiddenUntilARoleBindingLetsHerListPods() throws Exception {
-        assertThat(alice.run("auth", "whoami").ok().out()).containsPattern("Username\\s+alice")
+        assertThat(alice.run("auth", "whoami").ok().out())
+                .containsPattern("Username\\s+alice")
                 .containsPattern("Groups\\s+\\[devs system:authenticated\\]");
 
         Kubectl.Result no = alice.run("auth", "can-i", "list", "pods");
@@ -73,8 +79,9 @@ class KubectlSecureClusterIT {
         assertThat(no.out().strip()).isEqualTo("no");
         Kubectl.Result denied = alice.run("get", "pods");
         assertThat(denied.exit()).isEqualTo(1);
-        assertThat(denied.err().strip()).isEqualTo("Error from server (Forbidden): pods is forbidden: User \"alice\" "
-                + "cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
+        assertThat(denied.err().strip())
+                .isEqualTo("Error from server (Forbidden): pods is forbidden: User \"alice\" "
+                        + "cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
 
         adminApplies("""
                 apiVersion: rbac.authorization.k8s.io/v1
@@ -90,7 +97,8 @@ class KubectlSecureClusterIT {
                 subjects:
                 - {apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}
                 """);
-        assertThat(alice.run("auth", "can-i", "list", "pods").ok().out().strip()).isEqualTo("yes");
+        assertThat(alice.run("auth", "can-i", "list", "pods").ok().out().strip())
+                .isEqualTo("yes");
         assertThat(alice.run("get", "pods", "-o", "name").ok().out()).isEqualTo("pod/p\n");
         assertThat(alice.run("auth", "can-i", "--list").ok().out())
                 .containsPattern("pods\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch\\]");
@@ -99,13 +107,15 @@ class KubectlSecureClusterIT {
         assertThat(create.out().strip()).isEqualTo("no");
         Kubectl.Result delete = alice.run("delete", "pod", "p");
         assertThat(delete.exit()).isEqualTo(1);
-        assertThat(delete.err()).contains("Error from server (Forbidden): pods \"p\" is forbidden: User \"alice\" "
-                + "cannot delete resource \"pods\" in API group \"\" in the namespace \"default\"");
+        assertThat(delete.err())
+                .contains("Error from server (Forbidden): pods \"p\" is forbidden: User \"alice\" "
+                        + "cannot delete resource \"pods\" in API group \"\" in the namespace \"default\"");
     }
 
     @Test
     void aTokenUserAllowedGetButNotListOrWatchIsToldSoByKubectl() throws Exception {
-        assertThat(bob.run("auth", "whoami").ok().out()).containsPattern("Username\\s+bob")
+        assertThat(bob.run("auth", "whoami").ok().out())
+                .containsPattern("Username\\s+bob")
                 .containsPattern("Groups\\s+\\[qa system:authenticated\\]");
         String role = """
                 apiVersion: rbac.authorization.k8s.io/v1
@@ -125,15 +135,17 @@ class KubectlSecureClusterIT {
         assertThat(bob.run("get", "pod", "p", "-o", "name").ok().out()).isEqualTo("pod/p\n");
         Kubectl.Result list = bob.run("get", "pods");
         assertThat(list.exit()).isEqualTo(1);
-        assertThat(list.err().strip()).isEqualTo("Error from server (Forbidden): pods is forbidden: User \"bob\" "
-                + "cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
+        assertThat(list.err().strip())
+                .isEqualTo("Error from server (Forbidden): pods is forbidden: User \"bob\" "
+                        + "cannot list resource \"pods\" in API group \"\" in the namespace \"default\"");
 
         adminApplies(role.formatted("get, list"));
         Kubectl.Result watch = bob.run("get", "pods", "-w");
         assertThat(watch.exit()).isEqualTo(1);
         assertThat(watch.out()).as("the list is printed first").contains("p ");
-        assertThat(watch.err()).contains("Error from server (Forbidden): pods is forbidden: User \"bob\" cannot "
-                + "watch resource \"pods\" in API group \"\" in the namespace \"default\"");
+        assertThat(watch.err())
+                .contains("Error from server (Forbidden): pods is forbidden: User \"bob\" cannot "
+                        + "watch resource \"pods\" in API group \"\" in the namespace \"default\"");
     }
 
     @Test
@@ -167,9 +179,10 @@ class KubectlSecureClusterIT {
                 """);
         Kubectl.Result denied = alice.run("get", "gadgets");
         assertThat(denied.exit()).isEqualTo(1);
-        assertThat(denied.err().strip()).isEqualTo("Error from server (Forbidden): gadgets.example.org is forbidden: "
-                + "User \"alice\" cannot list resource \"gadgets\" in API group \"example.org\" in the namespace "
-                + "\"default\"");
+        assertThat(denied.err().strip())
+                .isEqualTo("Error from server (Forbidden): gadgets.example.org is forbidden: "
+                        + "User \"alice\" cannot list resource \"gadgets\" in API group \"example.org\" in the namespace "
+                        + "\"default\"");
 
         // a rule for the core group does not cover it: the API group must be named
         adminApplies("""
@@ -195,11 +208,16 @@ class KubectlSecureClusterIT {
                 rules:
                 - {apiGroups: [example.org], resources: [gadgets], verbs: [get, list]}
                 """, "replace", "-f", "-").ok();
-        assertThat(alice.run("auth", "can-i", "list", "gadgets.example.org").ok().out().strip()).isEqualTo("yes");
+        assertThat(alice.run("auth", "can-i", "list", "gadgets.example.org")
+                        .ok()
+                        .out()
+                        .strip())
+                .isEqualTo("yes");
         assertThat(alice.run("get", "gadgets", "-o", "name").ok().out()).isEqualTo("gadget.example.org/g\n");
         Kubectl.Result patch = alice.run("patch", "gadget", "g", "--type=merge", "-p", "{\"spec\":{\"size\":2}}");
         assertThat(patch.exit()).isEqualTo(1);
-        assertThat(patch.err()).contains("gadgets.example.org \"g\" is forbidden: User \"alice\" cannot patch "
-                + "resource \"gadgets\" in API group \"example.org\" in the namespace \"default\"");
+        assertThat(patch.err())
+                .contains("gadgets.example.org \"g\" is forbidden: User \"alice\" cannot patch "
+                        + "resource \"gadgets\" in API group \"example.org\" in the namespace \"default\"");
     }
 }

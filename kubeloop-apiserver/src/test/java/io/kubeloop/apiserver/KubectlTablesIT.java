@@ -58,66 +58,93 @@ class KubectlTablesIT extends KubectlTest {
 
     /** Output lines split into columns (kubectl pads columns with at least three spaces). */
     private static List<List<String>> table(String output) {
-        return output.lines().map(l -> Arrays.asList(l.strip().split("\\s{2,}"))).toList();
+        return output.lines()
+                .map(l -> Arrays.asList(l.strip().split("\\s{2,}")))
+                .toList();
     }
 
     @Test
     void getPods() throws Exception {
         String out = kubectl.run("get", "pods").ok().out();
-        assertThat(table(out)).containsExactly(
-                List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE"),
-                List.of("crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m"),
-                List.of("web-1", "1/1", "Running", "0", "5m"));
-        assertThat(table(kubectl.run("get", "pod", "web-1").ok().out())).containsExactly(
-                List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE"),
-                List.of("web-1", "1/1", "Running", "0", "5m"));
+        assertThat(table(out))
+                .containsExactly(
+                        List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE"),
+                        List.of("crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m"),
+                        List.of("web-1", "1/1", "Running", "0", "5m"));
+        assertThat(table(kubectl.run("get", "pod", "web-1").ok().out()))
+                .containsExactly(
+                        List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE"),
+                        List.of("web-1", "1/1", "Running", "0", "5m"));
     }
 
     @Test
     void getPodsWide() throws Exception {
         String out = kubectl.run("get", "pods", "-o", "wide").ok().out();
-        assertThat(table(out)).containsExactly(
-                List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE", "NOMINATED NODE",
-                        "READINESS GATES"),
-                List.of("crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m", "10.0.0.8", "node-2", "<none>",
-                        "<none>"),
-                List.of("web-1", "1/1", "Running", "0", "5m", "10.0.0.7", "node-1", "<none>", "<none>"));
+        assertThat(table(out))
+                .containsExactly(
+                        List.of(
+                                "NAME",
+                                "READY",
+                                "STATUS",
+                                "RESTARTS",
+                                "AGE",
+                                "IP",
+                                "NODE",
+                                "NOMINATED NODE",
+                                "READINESS GATES"),
+                        List.of(
+                                "crashy",
+                                "0/1",
+                                "CrashLoopBackOff",
+                                "3 (2m ago)",
+                                "5m",
+                                "10.0.0.8",
+                                "node-2",
+                                "<none>",
+                                "<none>"),
+                        List.of("web-1", "1/1", "Running", "0", "5m", "10.0.0.7", "node-1", "<none>", "<none>"));
     }
 
     @Test
     void getPodsInAllNamespaces() throws Exception {
         String out = kubectl.run("get", "pods", "-A").ok().out();
-        assertThat(table(out)).containsExactly(
-                List.of("NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"),
-                List.of("default", "crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m"),
-                List.of("default", "web-1", "1/1", "Running", "0", "5m"),
-                List.of("kube-system", "dns", "0/1", "Pending", "0", "5m"));
+        assertThat(table(out))
+                .containsExactly(
+                        List.of("NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"),
+                        List.of("default", "crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m"),
+                        List.of("default", "web-1", "1/1", "Running", "0", "5m"),
+                        List.of("kube-system", "dns", "0/1", "Pending", "0", "5m"));
     }
 
     @Test
     void getPodsShowLabels() throws Exception {
         String out = kubectl.run("get", "pods", "--show-labels").ok().out();
-        assertThat(table(out)).containsExactly(
-                List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE", "LABELS"),
-                List.of("crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m", "app=crashy"),
-                List.of("web-1", "1/1", "Running", "0", "5m", "app=web,tier=front"));
+        assertThat(table(out))
+                .containsExactly(
+                        List.of("NAME", "READY", "STATUS", "RESTARTS", "AGE", "LABELS"),
+                        List.of("crashy", "0/1", "CrashLoopBackOff", "3 (2m ago)", "5m", "app=crashy"),
+                        List.of("web-1", "1/1", "Running", "0", "5m", "app=web,tier=front"));
     }
 
     @Test
     void getDeployments() throws Exception {
-        assertThat(table(kubectl.run("get", "deploy").ok().out())).containsExactly(
-                List.of("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"),
-                List.of("web", "2/3", "3", "2", "5m"));
-        assertThat(table(kubectl.run("get", "deploy", "-o", "wide").ok().out())).containsExactly(
-                List.of("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"),
-                List.of("web", "2/3", "3", "2", "5m", "nginx", "nginx:1.25", "app=web"));
+        assertThat(table(kubectl.run("get", "deploy").ok().out()))
+                .containsExactly(
+                        List.of("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"),
+                        List.of("web", "2/3", "3", "2", "5m"));
+        assertThat(table(kubectl.run("get", "deploy", "-o", "wide").ok().out()))
+                .containsExactly(
+                        List.of("NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"),
+                        List.of("web", "2/3", "3", "2", "5m", "nginx", "nginx:1.25", "app=web"));
     }
 
     @Test
     void otherKindsAndEmptyLists() throws Exception {
-        assertThat(table(kubectl.run("get", "namespaces").ok().out())).contains(
-                List.of("NAME", "STATUS", "AGE"), List.of("default", "Active", "5m"));
-        assertThat(table(kubectl.run("get", "leases", "-n", "kube-node-lease").ok().err()))
+        assertThat(table(kubectl.run("get", "namespaces").ok().out()))
+                .contains(List.of("NAME", "STATUS", "AGE"), List.of("default", "Active", "5m"));
+        assertThat(table(kubectl.run("get", "leases", "-n", "kube-node-lease")
+                        .ok()
+                        .err()))
                 .containsExactly(List.of("No resources found in kube-node-lease namespace."));
     }
 
@@ -126,12 +153,17 @@ class KubectlTablesIT extends KubectlTest {
         Path watchOut = dir.resolve("watch.txt");
         Process watch = kubectl.start(watchOut, "get", "pods", "-w");
         try {
-            Awaitility.await().atMost(Duration.ofSeconds(30))
-                    .until(() -> Files.readString(watchOut, StandardCharsets.UTF_8).contains("web-1"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(
+                            watchOut, StandardCharsets.UTF_8)
+                    .contains("web-1"));
             api.delete("/api/v1/namespaces/default/pods/crashy");
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                    Files.readString(watchOut, StandardCharsets.UTF_8).lines()
-                            .filter(l -> l.startsWith("crashy")).count() >= 2);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> Files.readString(watchOut, StandardCharsets.UTF_8)
+                                    .lines()
+                                    .filter(l -> l.startsWith("crashy"))
+                                    .count()
+                            >= 2);
             List<List<String>> lines = table(Files.readString(watchOut, StandardCharsets.UTF_8));
             assertThat(lines.get(0)).containsExactly("NAME", "READY", "STATUS", "RESTARTS", "AGE");
             assertThat(lines).filteredOn(l -> l.get(0).equals("NAME")).hasSize(1);

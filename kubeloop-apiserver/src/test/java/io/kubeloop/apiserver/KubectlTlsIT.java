@@ -16,13 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
 class KubectlTlsIT {
 
     private EmbeddedApiServer server;
+
     @TempDir
     Path dir;
 
     @BeforeEach
     void start() {
         Kubectl.assumeInstalled();
-        server = EmbeddedApiServer.builder().tls().token("alice", "alice-secret-token", "devs").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("alice", "alice-secret-token", "devs")
+                .start();
     }
 
     @AfterEach
@@ -45,11 +49,19 @@ class KubectlTlsIT {
     @Test
     void theServersKubeconfigVerifiesTheServerAndIsAdmin() throws Exception {
         Kubectl admin = kubectl("admin", null);
-        assertThat(Files.readString(dir.resolve("admin/kubeconfig"))).startsWith("apiVersion: v1")
-                .contains("server: https://").doesNotContain("insecure");
+        assertThat(Files.readString(dir.resolve("admin/kubeconfig")))
+                .startsWith("apiVersion: v1")
+                .contains("server: https://")
+                .doesNotContain("insecure");
         assertThat(admin.run("get", "namespaces").ok().out()).contains("kube-system");
-        assertThat(admin.runWithInput("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n",
-                "apply", "-f", "-").ok().out()).contains("configmap/c created");
+        assertThat(admin.runWithInput(
+                                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n",
+                                "apply",
+                                "-f",
+                                "-")
+                        .ok()
+                        .out())
+                .contains("configmap/c created");
         assertThat(admin.run("version").ok().out()).contains("Server Version: v1.32");
     }
 
@@ -62,12 +74,14 @@ class KubectlTlsIT {
     @Test
     void aMintedClientCertificateKubeconfigLogsIn() throws Exception {
         Kubectl bob = kubectl("bob", server.kubeconfigFor("bob", "devs"));
-        assertThat(bob.run("get", "namespaces", "default", "-o", "name").ok().out()).isEqualTo("namespace/default\n");
+        assertThat(bob.run("get", "namespaces", "default", "-o", "name").ok().out())
+                .isEqualTo("namespace/default\n");
     }
 
     @Test
     void aBadTokenIsToldToLogIn() throws Exception {
-        Kubectl mallory = kubectl("mallory",
+        Kubectl mallory = kubectl(
+                "mallory",
                 server.kubeconfigForToken("alice-secret-token").replace("alice-secret-token", "wrong-token"));
         Kubectl.Result r = mallory.run("get", "pods"); // kubectl retries discovery a few times first
         assertThat(r.exit()).isNotZero();
@@ -78,9 +92,15 @@ class KubectlTlsIT {
     void aServerCertificateFromAnotherCaIsRejected() throws Exception {
         try (EmbeddedApiServer other = EmbeddedApiServer.builder().tls().start()) {
             // this server's admin credentials, but the other server's CA: kubectl must refuse the server
-            String kubeconfig = server.kubeconfig().replaceFirst("certificate-authority-data: \\S+",
-                    other.kubeconfig().lines().filter(l -> l.contains("certificate-authority-data")).findFirst()
-                            .orElseThrow().strip());
+            String kubeconfig = server.kubeconfig()
+                    .replaceFirst(
+                            "certificate-authority-data: \\S+",
+                            other.kubeconfig()
+                                    .lines()
+                                    .filter(l -> l.contains("certificate-authority-data"))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .strip());
             Kubectl.Result r = kubectl("wrong-ca", kubeconfig).run("get", "namespaces");
             assertThat(r.exit()).isNotZero();
             assertThat(r.err()).contains("certificate signed by unknown authority");

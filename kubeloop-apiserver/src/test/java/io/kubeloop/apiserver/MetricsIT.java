@@ -20,8 +20,11 @@ class MetricsIT extends EmbeddedServerTest {
     }
 
     private String scrape() throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain; version=0.0.4");
         return r.body();
@@ -35,10 +38,14 @@ class MetricsIT extends EmbeddedServerTest {
         api.get("/api/v1/namespaces/default/configmaps");
         String text = scrape();
         assertThat(text)
-                .containsPattern("apiserver_request_total\\{[^}]*code=\"201\"[^}]*resource=\"configmaps\"[^}]*verb=\"POST\"[^}]*\\} 1")
-                .containsPattern("apiserver_request_total\\{[^}]*code=\"200\"[^}]*resource=\"configmaps\"[^}]*verb=\"GET\"[^}]*\\} 1")
-                .containsPattern("apiserver_request_total\\{[^}]*code=\"404\"[^}]*resource=\"configmaps\"[^}]*verb=\"GET\"[^}]*\\} 1")
-                .containsPattern("apiserver_request_total\\{[^}]*code=\"200\"[^}]*resource=\"configmaps\"[^}]*verb=\"LIST\"[^}]*\\} 1")
+                .containsPattern(
+                        "apiserver_request_total\\{[^}]*code=\"201\"[^}]*resource=\"configmaps\"[^}]*verb=\"POST\"[^}]*\\} 1")
+                .containsPattern(
+                        "apiserver_request_total\\{[^}]*code=\"200\"[^}]*resource=\"configmaps\"[^}]*verb=\"GET\"[^}]*\\} 1")
+                .containsPattern(
+                        "apiserver_request_total\\{[^}]*code=\"404\"[^}]*resource=\"configmaps\"[^}]*verb=\"GET\"[^}]*\\} 1")
+                .containsPattern(
+                        "apiserver_request_total\\{[^}]*code=\"200\"[^}]*resource=\"configmaps\"[^}]*verb=\"LIST\"[^}]*\\} 1")
                 .contains("apiserver_request_duration_seconds_bucket{")
                 .containsPattern("apiserver_storage_objects\\{resource=\"configmaps\"\\} 1")
                 .containsPattern("apiserver_storage_objects\\{resource=\"namespaces\"\\} 4");
@@ -49,10 +56,16 @@ class MetricsIT extends EmbeddedServerTest {
     void openWatchesAreALongRunningGauge() throws Exception {
         // With bookmarks allowed, the server's periodic bookmark finds the closed connection.
         try (Watch w = api.watch("/api/v1/namespaces/default/pods?watch=true&allowWatchBookmarks=true")) {
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> scrape().matches(
-                    "(?s).*apiserver_longrunning_requests\\{[^}]*resource=\"pods\"[^}]*verb=\"WATCH\"[^}]*\\} 1.*"));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> scrape().matches(
+                                            "(?s).*apiserver_longrunning_requests\\{[^}]*resource=\"pods\"[^}]*verb=\"WATCH\"[^}]*\\} 1.*"));
         }
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> scrape().matches(
-                "(?s).*apiserver_longrunning_requests\\{[^}]*resource=\"pods\"[^}]*verb=\"WATCH\"[^}]*\\} 0.*"));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> scrape().matches(
+                                        "(?s).*apiserver_longrunning_requests\\{[^}]*resource=\"pods\"[^}]*verb=\"WATCH\"[^}]*\\} 0.*"));
     }
 }

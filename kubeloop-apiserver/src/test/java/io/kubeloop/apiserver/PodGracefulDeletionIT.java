@@ -27,9 +27,11 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
 
     /** A pod; {@code node} null for an unscheduled one, {@code extraSpec} e.g. a grace period. */
     private JsonNode pod(String name, String node, String extraSpec, String extraMeta) {
-        return api.create(PODS, "{\"metadata\":{\"name\":\"" + name + "\"" + extraMeta + "},\"spec\":{"
-                + (node == null ? "" : "\"nodeName\":\"" + node + "\",") + extraSpec
-                + "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\"}]}}");
+        return api.create(
+                PODS,
+                "{\"metadata\":{\"name\":\"" + name + "\"" + extraMeta + "},\"spec\":{"
+                        + (node == null ? "" : "\"nodeName\":\"" + node + "\",") + extraSpec
+                        + "\"containers\":[{\"name\":\"app\",\"image\":\"nginx\"}]}}");
     }
 
     private boolean gone(String name) {
@@ -44,12 +46,17 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
             Reply deleted = api.delete(PODS + "/web");
             assertThat(deleted.code()).isEqualTo(200);
             JsonNode meta = deleted.body().get("metadata");
-            assertThat(meta.get("deletionGracePeriodSeconds").asLong()).as("kube's default").isEqualTo(30);
-            assertThat(meta.get("deletionTimestamp").asString()).isEqualTo(T0.plusSeconds(30).toString());
+            assertThat(meta.get("deletionGracePeriodSeconds").asLong())
+                    .as("kube's default")
+                    .isEqualTo(30);
+            assertThat(meta.get("deletionTimestamp").asString())
+                    .isEqualTo(T0.plusSeconds(30).toString());
             assertThat(watch.next().get("type").asString()).isEqualTo("MODIFIED");
 
             clock.step(Duration.ofSeconds(29));
-            assertThat(api.get(PODS + "/web").code()).as("still in its grace period").isEqualTo(200);
+            assertThat(api.get(PODS + "/web").code())
+                    .as("still in its grace period")
+                    .isEqualTo(200);
             clock.step(Duration.ofSeconds(1));
             eventually().until(() -> gone("web"));
             assertThat(watch.next().get("type").asString()).isEqualTo("DELETED");
@@ -59,14 +66,23 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
     @Test
     void theGracePeriodComesFromTheOptionsElseTheSpec() {
         pod("spec", "node-1", "\"terminationGracePeriodSeconds\":5,", "");
-        assertThat(api.delete(PODS + "/spec").body().get("metadata").get("deletionGracePeriodSeconds").asLong())
+        assertThat(api.delete(PODS + "/spec")
+                        .body()
+                        .get("metadata")
+                        .get("deletionGracePeriodSeconds")
+                        .asLong())
                 .isEqualTo(5);
         pod("query", "node-1", "\"terminationGracePeriodSeconds\":5,", "");
-        assertThat(api.delete(PODS + "/query?gracePeriodSeconds=12").body().get("metadata")
-                .get("deletionGracePeriodSeconds").asLong()).isEqualTo(12);
+        assertThat(api.delete(PODS + "/query?gracePeriodSeconds=12")
+                        .body()
+                        .get("metadata")
+                        .get("deletionGracePeriodSeconds")
+                        .asLong())
+                .isEqualTo(12);
         pod("body", "node-1", "", "");
         Reply body = api.request("DELETE", PODS + "/body", "application/json", "{\"gracePeriodSeconds\":7}");
-        assertThat(body.body().get("metadata").get("deletionGracePeriodSeconds").asLong()).isEqualTo(7);
+        assertThat(body.body().get("metadata").get("deletionGracePeriodSeconds").asLong())
+                .isEqualTo(7);
 
         clock.step(Duration.ofSeconds(5));
         eventually().until(() -> gone("spec"));
@@ -82,14 +98,18 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
     void aSecondDeleteMayShortenTheGracePeriodButNeverLengthenIt() {
         pod("web", "node-1", "", "");
         api.delete(PODS + "/web?gracePeriodSeconds=60");
-        JsonNode longer = api.delete(PODS + "/web?gracePeriodSeconds=120").body().get("metadata");
+        JsonNode longer =
+                api.delete(PODS + "/web?gracePeriodSeconds=120").body().get("metadata");
         assertThat(longer.get("deletionGracePeriodSeconds").asLong()).isEqualTo(60);
-        assertThat(longer.get("deletionTimestamp").asString()).isEqualTo(T0.plusSeconds(60).toString());
+        assertThat(longer.get("deletionTimestamp").asString())
+                .isEqualTo(T0.plusSeconds(60).toString());
 
         clock.step(Duration.ofSeconds(4));
-        JsonNode shorter = api.delete(PODS + "/web?gracePeriodSeconds=10").body().get("metadata");
+        JsonNode shorter =
+                api.delete(PODS + "/web?gracePeriodSeconds=10").body().get("metadata");
         assertThat(shorter.get("deletionGracePeriodSeconds").asLong()).isEqualTo(10);
-        assertThat(shorter.get("deletionTimestamp").asString()).as("counted from the first delete")
+        assertThat(shorter.get("deletionTimestamp").asString())
+                .as("counted from the first delete")
                 .isEqualTo(T0.plusSeconds(10).toString());
         clock.step(Duration.ofSeconds(6));
         eventually().until(() -> gone("web"));
@@ -103,7 +123,8 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
 
         pod("later", "node-1", "", "");
         api.delete(PODS + "/later");
-        assertThat(api.request("DELETE", PODS + "/later", "application/json", "{\"gracePeriodSeconds\":0}").code())
+        assertThat(api.request("DELETE", PODS + "/later", "application/json", "{\"gracePeriodSeconds\":0}")
+                        .code())
                 .isEqualTo(200);
         assertThat(gone("later")).as("a forced delete during the grace period").isTrue();
     }
@@ -115,7 +136,10 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
         assertThat(gone("pending")).isTrue();
 
         pod("done", "node-1", "", "");
-        api.request("PATCH", PODS + "/done/status", "application/merge-patch+json",
+        api.request(
+                "PATCH",
+                PODS + "/done/status",
+                "application/merge-patch+json",
                 "{\"status\":{\"phase\":\"Succeeded\"}}");
         api.delete(PODS + "/done");
         assertThat(gone("done")).isTrue();
@@ -126,8 +150,13 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
         pod("held", "node-1", "", ",\"finalizers\":[\"example.com/hold\"]");
         api.delete(PODS + "/held?gracePeriodSeconds=5");
         clock.step(Duration.ofSeconds(5));
-        eventually().until(() -> api.get(PODS + "/held").body().get("metadata").get("deletionGracePeriodSeconds")
-                .asLong() == 0);
+        eventually()
+                .until(() -> api.get(PODS + "/held")
+                                .body()
+                                .get("metadata")
+                                .get("deletionGracePeriodSeconds")
+                                .asLong()
+                        == 0);
         assertThat(gone("held")).isFalse();
         api.request("PATCH", PODS + "/held", "application/merge-patch+json", "{\"metadata\":{\"finalizers\":null}}");
         assertThat(gone("held")).isTrue();

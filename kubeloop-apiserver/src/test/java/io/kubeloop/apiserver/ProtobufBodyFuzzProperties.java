@@ -73,7 +73,9 @@ class ProtobufBodyFuzzProperties {
     void everyBodyGetsAnAnswerAndTheServerStaysUp(@ForAll("targets") Target target, @ForAll("bodies") Mutation body) {
         byte[] sent = body.apply(target.valid());
         ProtobufClient.Reply reply = client.send(target.method(), target.path(), sent);
-        assertThat(reply.code()).as("%s %s: %s", target.method(), target.path(), reply.body()).isBetween(200, 499);
+        assertThat(reply.code())
+                .as("%s %s: %s", target.method(), target.path(), reply.body())
+                .isBetween(200, 499);
         if (reply.code() >= 400) {
             assertThat(reply.body().path("kind").asString()).isEqualTo("Status");
             assertThat(reply.body().path("code").asInt()).isEqualTo(reply.code());
@@ -101,14 +103,17 @@ class ProtobufBodyFuzzProperties {
             System.arraycopy(bytes, 0, body, 4, bytes.length);
             return body;
         });
-        Arbitrary<Mutation> truncated = Arbitraries.doubles().between(0, 1)
+        Arbitrary<Mutation> truncated = Arbitraries.doubles()
+                .between(0, 1)
                 .map(fraction -> valid -> Arrays.copyOf(valid, (int) (valid.length * fraction)));
         Arbitrary<Mutation> flipped = Combinators.combine(
-                Arbitraries.doubles().between(0, 1).list().ofMinSize(1).ofMaxSize(4),
-                Arbitraries.bytes().list().ofSize(4)).as((positions, values) -> valid -> {
+                        Arbitraries.doubles().between(0, 1).list().ofMinSize(1).ofMaxSize(4),
+                        Arbitraries.bytes().list().ofSize(4))
+                .as((positions, values) -> valid -> {
                     byte[] body = valid.clone();
                     for (int i = 0; i < positions.size(); i++) {
-                        body[Math.min(body.length - 1, 4 + (int) ((body.length - 4) * positions.get(i)))] = values.get(i);
+                        body[Math.min(body.length - 1, 4 + (int) ((body.length - 4) * positions.get(i)))] =
+                                values.get(i);
                     }
                     return body;
                 });

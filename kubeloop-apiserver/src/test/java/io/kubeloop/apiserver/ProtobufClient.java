@@ -50,7 +50,8 @@ final class ProtobufClient {
         }
     }
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
 
     ProtobufClient(URI base) {
@@ -64,9 +65,13 @@ final class ProtobufClient {
 
     /** A request whose body is {@code body} sent as {@code contentType} (null: no header), with an Accept header. */
     Reply send(String method, String path, String contentType, byte[] body, String accept) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }
@@ -77,7 +82,8 @@ final class ProtobufClient {
             HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
             String type = r.headers().firstValue("Content-Type").orElse("");
             byte[] bytes = r.body();
-            JsonNode decoded = bytes.length == 0 ? null
+            JsonNode decoded = bytes.length == 0
+                    ? null
                     : type.equals(PROTOBUF) ? CODEC.decode(bytes) : ApiClient.JSON.readTree(bytes);
             return new Reply(r.statusCode(), type, decoded, r.headers().allValues("Warning"));
         } catch (IOException e) {
@@ -100,7 +106,10 @@ final class ProtobufClient {
 
     /** A watch accepting only protobuf, whose frames are decoded on a background thread. */
     FrameWatch watch(String path) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).header("Accept", PROTOBUF).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Accept", PROTOBUF)
+                .GET()
+                .build();
         try {
             return new FrameWatch(http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
         } catch (IOException e) {
@@ -118,6 +127,7 @@ final class ProtobufClient {
     static final class FrameWatch implements AutoCloseable {
         /** An event as JSON: {@code {"type": ..., "object": ...}}. */
         private static final JsonNode END = ApiClient.JSON.createObjectNode().put("type", "END");
+
         final int code;
         final String contentType;
         private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();

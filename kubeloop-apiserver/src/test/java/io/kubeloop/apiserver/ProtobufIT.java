@@ -46,35 +46,49 @@ class ProtobufIT extends EmbeddedServerTest {
     void createUpdateStatusAndScaleBodiesAreStoredAsTheirJson() {
         ProtobufClient.Reply created = protobuf.send("POST", DEPLOYMENTS, encode(DEPLOYMENT));
         assertThat(created.code()).as("%s", created.body()).isEqualTo(201);
-        assertThat(created.isProtobuf()).as("a typed client accepts JSON, so it gets JSON").isFalse();
+        assertThat(created.isProtobuf())
+                .as("a typed client accepts JSON, so it gets JSON")
+                .isFalse();
         JsonNode stored = api.get(DEPLOYMENTS + "/web").body();
-        assertThat(stored.get("spec")).as("replicas 0 kept, empty structs kept").isEqualTo(json(DEPLOYMENT).get("spec"));
+        assertThat(stored.get("spec"))
+                .as("replicas 0 kept, empty structs kept")
+                .isEqualTo(json(DEPLOYMENT).get("spec"));
         assertThat(stored.at("/metadata/labels")).isEqualTo(json(DEPLOYMENT).at("/metadata/labels"));
 
         ObjectNode update = (ObjectNode) stored.deepCopy();
         ((ObjectNode) update.get("spec")).put("replicas", 2);
         ProtobufClient.Reply updated = protobuf.send("PUT", DEPLOYMENTS + "/web", encode(update.toString()));
         assertThat(updated.code()).as("%s", updated.body()).isEqualTo(200);
-        assertThat(api.get(DEPLOYMENTS + "/web").body().at("/spec/replicas").asInt()).isEqualTo(2);
+        assertThat(api.get(DEPLOYMENTS + "/web").body().at("/spec/replicas").asInt())
+                .isEqualTo(2);
 
         ObjectNode status = (ObjectNode) api.get(DEPLOYMENTS + "/web").body().deepCopy();
         status.putObject("status").put("replicas", 2).put("readyReplicas", 1);
         ProtobufClient.Reply statusPut = protobuf.send("PUT", DEPLOYMENTS + "/web/status", encode(status.toString()));
         assertThat(statusPut.code()).as("%s", statusPut.body()).isEqualTo(200);
-        assertThat(api.get(DEPLOYMENTS + "/web").body().at("/status/readyReplicas").asInt()).isEqualTo(1);
+        assertThat(api.get(DEPLOYMENTS + "/web")
+                        .body()
+                        .at("/status/readyReplicas")
+                        .asInt())
+                .isEqualTo(1);
 
         ProtobufClient.Reply scaled = protobuf.send("PUT", DEPLOYMENTS + "/web/scale", encode("""
                 {"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web","namespace":"default"},
                  "spec":{"replicas":7}}"""));
         assertThat(scaled.code()).as("%s", scaled.body()).isEqualTo(200);
         assertThat(scaled.body().at("/spec/replicas").asInt()).isEqualTo(7);
-        assertThat(api.get(DEPLOYMENTS + "/web").body().at("/spec/replicas").asInt()).isEqualTo(7);
+        assertThat(api.get(DEPLOYMENTS + "/web").body().at("/spec/replicas").asInt())
+                .isEqualTo(7);
 
         // client-go encodes DeleteOptions in the version of the client that sends them: apps/v1 here
-        ProtobufClient.Reply dryRunDelete = protobuf.send("DELETE", DEPLOYMENTS + "/web",
+        ProtobufClient.Reply dryRunDelete = protobuf.send(
+                "DELETE",
+                DEPLOYMENTS + "/web",
                 encode("{\"apiVersion\":\"apps/v1\",\"kind\":\"DeleteOptions\",\"dryRun\":[\"All\"]}"));
         assertThat(dryRunDelete.code()).as("%s", dryRunDelete.body()).isEqualTo(200);
-        assertThat(api.get(DEPLOYMENTS + "/web").code()).as("a dry run deletes nothing").isEqualTo(200);
+        assertThat(api.get(DEPLOYMENTS + "/web").code())
+                .as("a dry run deletes nothing")
+                .isEqualTo(200);
     }
 
     /**
@@ -91,10 +105,13 @@ class ProtobufIT extends EmbeddedServerTest {
         assertThat(created.warnings()).hasSize(2).allSatisfy(w -> assertThat(w).startsWith("299 - \"unknown field"));
         assertThat(created.warnings().get(0)).contains("\\\"metadata.<field 77>\\\"");
         assertThat(created.warnings().get(1)).contains("\\\"<field 99>\\\"").contains("dropped");
-        assertThat(api.get(CONFIGMAPS + "/newer").body().at("/data/k").asString()).isEqualTo("v");
+        assertThat(api.get(CONFIGMAPS + "/newer").body().at("/data/k").asString())
+                .isEqualTo("v");
 
-        ProtobufClient.Reply known = protobuf.send("POST", CONFIGMAPS, encode(
-                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"plain\"}}"));
+        ProtobufClient.Reply known = protobuf.send(
+                "POST",
+                CONFIGMAPS,
+                encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"plain\"}}"));
         assertThat(known.code()).isEqualTo(201);
         assertThat(known.warnings()).isEmpty();
     }
@@ -127,28 +144,36 @@ class ProtobufIT extends EmbeddedServerTest {
         JsonNode cm = api.create(CONFIGMAPS, "{\"metadata\":{\"name\":\"a\"},\"data\":{\"k\":\"v\"}}");
         api.create(CONFIGMAPS, "{\"metadata\":{\"name\":\"b\"}}");
 
-        ProtobufClient.Reply dryRun = protobuf.send("DELETE", CONFIGMAPS + "/a",
+        ProtobufClient.Reply dryRun = protobuf.send(
+                "DELETE",
+                CONFIGMAPS + "/a",
                 encode("{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\",\"dryRun\":[\"All\"]}"));
         assertThat(dryRun.code()).as("%s", dryRun.body()).isEqualTo(200);
-        assertThat(api.get(CONFIGMAPS + "/a").code()).as("a dry run deletes nothing").isEqualTo(200);
+        assertThat(api.get(CONFIGMAPS + "/a").code())
+                .as("a dry run deletes nothing")
+                .isEqualTo(200);
 
         ProtobufClient.Reply stale = protobuf.send("DELETE", CONFIGMAPS + "/a", encode("""
                 {"apiVersion":"meta.k8s.io/v1","kind":"DeleteOptions","preconditions":{"uid":"not-the-uid"}}"""));
         assertThat(stale.code()).as("%s", stale.body()).isEqualTo(409);
         assertThat(stale.body().path("kind").asString()).isEqualTo("Status");
 
-        ProtobufClient.Reply collectionDryRun = protobuf.send("DELETE", CONFIGMAPS,
+        ProtobufClient.Reply collectionDryRun = protobuf.send(
+                "DELETE",
+                CONFIGMAPS,
                 encode("{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\",\"dryRun\":[\"All\"]}"));
         assertThat(collectionDryRun.code()).as("%s", collectionDryRun.body()).isEqualTo(200);
         assertThat(api.get(CONFIGMAPS).body().path("items")).hasSize(2);
 
         ProtobufClient.Reply deleted = protobuf.send("DELETE", CONFIGMAPS + "/a", encode("""
-                {"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"%s"}}"""
-                .formatted(cm.at("/metadata/uid").asString())));
+                {"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"%s"}}""".formatted(
+                        cm.at("/metadata/uid").asString())));
         assertThat(deleted.code()).as("%s", deleted.body()).isEqualTo(200);
         assertThat(api.get(CONFIGMAPS + "/a").code()).isEqualTo(404);
 
-        ProtobufClient.Reply notOptions = protobuf.send("DELETE", CONFIGMAPS + "/b",
+        ProtobufClient.Reply notOptions = protobuf.send(
+                "DELETE",
+                CONFIGMAPS + "/b",
                 encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"b\"}}"));
         assertThat(notOptions.code()).isEqualTo(400);
         assertThat(notOptions.body().path("message").asString())
@@ -173,7 +198,8 @@ class ProtobufIT extends EmbeddedServerTest {
         assertThat(next).as("the continue token survives protobuf").isNotEmpty();
         assertThat(page.body().at("/metadata/remainingItemCount").asInt()).isEqualTo(1);
         ProtobufClient.Reply rest = protobuf.get(CONFIGMAPS + "?limit=2&continue=" + next);
-        assertThat(rest.body().path("items").get(0).at("/metadata/name").asString()).isEqualTo("c");
+        assertThat(rest.body().path("items").get(0).at("/metadata/name").asString())
+                .isEqualTo("c");
         assertThat(rest.body().at("/metadata/resourceVersion").asString())
                 .isEqualTo(page.body().at("/metadata/resourceVersion").asString());
 
@@ -184,13 +210,21 @@ class ProtobufIT extends EmbeddedServerTest {
         assertThat(missing.body().path("reason").asString()).isEqualTo("NotFound");
         assertThat(missing.body().path("message").asString()).isEqualTo("configmaps \"nope\" not found");
 
-        ProtobufClient.Reply created = protobuf.send("POST", CONFIGMAPS, PROTOBUF,
-                encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"), PROTOBUF);
+        ProtobufClient.Reply created = protobuf.send(
+                "POST",
+                CONFIGMAPS,
+                PROTOBUF,
+                encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
+                PROTOBUF);
         assertThat(created.code()).isEqualTo(201);
         assertThat(created.isProtobuf()).isTrue();
         assertThat(created.body().at("/metadata/uid").asString()).isNotEmpty();
-        ProtobufClient.Reply exists = protobuf.send("POST", CONFIGMAPS, PROTOBUF,
-                encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"), PROTOBUF);
+        ProtobufClient.Reply exists = protobuf.send(
+                "POST",
+                CONFIGMAPS,
+                PROTOBUF,
+                encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"d\"}}"),
+                PROTOBUF);
         assertThat(exists.code()).isEqualTo(409);
         assertThat(exists.isProtobuf()).isTrue();
         assertThat(exists.body().path("reason").asString()).isEqualTo("AlreadyExists");
@@ -208,8 +242,8 @@ class ProtobufIT extends EmbeddedServerTest {
     void aProtobufWatchSendsFramesWithBookmarksAndErrors() throws Exception {
         JsonNode a = api.create(CONFIGMAPS, "{\"metadata\":{\"name\":\"a\"}}");
         String rv = a.at("/metadata/resourceVersion").asString();
-        try (ProtobufClient.FrameWatch watch = protobuf.watch(CONFIGMAPS
-                + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)) {
+        try (ProtobufClient.FrameWatch watch =
+                protobuf.watch(CONFIGMAPS + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv)) {
             assertThat(watch.code).isEqualTo(200);
             assertThat(watch.contentType).isEqualTo(ProtobufClient.WATCH);
             JsonNode start = watch.next();
@@ -229,7 +263,9 @@ class ProtobufIT extends EmbeddedServerTest {
             assertThat(initial.at("/object/metadata/name").asString()).isEqualTo("a");
             JsonNode end = streamingList.next();
             assertThat(end.path("type").asString()).isEqualTo("BOOKMARK");
-            assertThat(end.at("/object/metadata/annotations/k8s.io~1initial-events-end").asString()).isEqualTo("true");
+            assertThat(end.at("/object/metadata/annotations/k8s.io~1initial-events-end")
+                            .asString())
+                    .isEqualTo("true");
         }
         server.compact();
         try (ProtobufClient.FrameWatch expired = protobuf.watch(CONFIGMAPS + "?watch=true&resourceVersion=" + rv)) {
@@ -248,7 +284,8 @@ class ProtobufIT extends EmbeddedServerTest {
         ProtobufClient.Reply get = protobuf.get(DEPLOYMENTS + "/odd");
         assertThat(get.code()).isEqualTo(500);
         assertThat(get.body().path("kind").asString()).isEqualTo("Status");
-        assertThat(api.get(DEPLOYMENTS + "/odd").body().at("/spec/replicas").asString()).as("JSON still serves it")
+        assertThat(api.get(DEPLOYMENTS + "/odd").body().at("/spec/replicas").asString())
+                .as("JSON still serves it")
                 .isEqualTo("three");
         try (ProtobufClient.FrameWatch watch = protobuf.watch(DEPLOYMENTS + "?watch=true&resourceVersion=0")) {
             JsonNode error = watch.next();
@@ -288,25 +325,29 @@ class ProtobufIT extends EmbeddedServerTest {
         ProtobufClient.Reply noPrefix = protobuf.send("POST", CONFIGMAPS, "{\"metadata\":{\"name\":\"x\"}}".getBytes());
         assertThat(noPrefix.code()).isEqualTo(400);
         assertThat(noPrefix.body().path("reason").asString()).isEqualTo("BadRequest");
-        assertThat(noPrefix.body().path("message").asString()).startsWith("the object provided is unrecognized (")
+        assertThat(noPrefix.body().path("message").asString())
+                .startsWith("the object provided is unrecognized (")
                 .doesNotContain("metadata");
 
         byte[] whole = encode(DEPLOYMENT);
-        ProtobufClient.Reply truncated = protobuf.send("POST", DEPLOYMENTS,
-                java.util.Arrays.copyOf(whole, whole.length - 3));
+        ProtobufClient.Reply truncated =
+                protobuf.send("POST", DEPLOYMENTS, java.util.Arrays.copyOf(whole, whole.length - 3));
         assertThat(truncated.code()).isEqualTo(400);
         assertThat(truncated.body().path("message").asString()).startsWith("the object provided is unrecognized (");
 
-        ProtobufClient.Reply wrongKind = protobuf.send("POST", DEPLOYMENTS,
+        ProtobufClient.Reply wrongKind = protobuf.send(
+                "POST",
+                DEPLOYMENTS,
                 encode("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"x\"}}"));
         assertThat(wrongKind.code()).isEqualTo(400);
-        assertThat(wrongKind.body().path("message").asString()).isEqualTo(
-                "the API version in the data (v1) does not match the expected API version (apps/v1)");
+        assertThat(wrongKind.body().path("message").asString())
+                .isEqualTo("the API version in the data (v1) does not match the expected API version (apps/v1)");
 
         ProtobufClient.Reply wrongScale = protobuf.send("PUT", DEPLOYMENTS + "/web/scale", encode(DEPLOYMENT));
         assertThat(wrongScale.code()).isEqualTo(400);
-        assertThat(wrongScale.body().path("message").asString()).isEqualTo(
-                "the API version in the data (apps/v1) does not match the expected API version (autoscaling/v1)");
+        assertThat(wrongScale.body().path("message").asString())
+                .isEqualTo(
+                        "the API version in the data (apps/v1) does not match the expected API version (autoscaling/v1)");
         assertThat(api.get("/version").code()).isEqualTo(200);
     }
 
@@ -314,32 +355,38 @@ class ProtobufIT extends EmbeddedServerTest {
     void unknownContentTypesAreRefusedListingProtobufForBuiltInKinds() {
         ApiClient.Reply r = api.request("POST", CONFIGMAPS, "text/plain", "{}");
         assertThat(r.code()).isEqualTo(415);
-        assertThat(r.body().path("message").asString()).isEqualTo("the body of the request was in an unknown format "
-                + "- accepted media types include: application/json, application/yaml, "
-                + "application/vnd.kubernetes.protobuf");
+        assertThat(r.body().path("message").asString())
+                .isEqualTo("the body of the request was in an unknown format "
+                        + "- accepted media types include: application/json, application/yaml, "
+                        + "application/vnd.kubernetes.protobuf");
     }
 
     @Test
     void customResourcesAndDefinitionsStayJsonOnly() {
-        ProtobufClient.Reply crdInProtobuf = protobuf.send("POST", Widgets.CRD_PATH, PROTOBUF,
-                new byte[] {'k', '8', 's', 0}, ProtobufClient.TYPED_CLIENT_ACCEPT);
+        ProtobufClient.Reply crdInProtobuf = protobuf.send(
+                "POST", Widgets.CRD_PATH, PROTOBUF, new byte[] {'k', '8', 's', 0}, ProtobufClient.TYPED_CLIENT_ACCEPT);
         assertThat(crdInProtobuf.code()).isEqualTo(415);
-        assertThat(crdInProtobuf.body().path("message").asString()).isEqualTo("the body of the request was in an "
-                + "unknown format - accepted media types include: application/json, application/yaml");
-        assertThat(api.request("POST", Widgets.CRD_PATH, "application/yaml", Widgets.CRD).code()).isEqualTo(201);
+        assertThat(crdInProtobuf.body().path("message").asString())
+                .isEqualTo("the body of the request was in an "
+                        + "unknown format - accepted media types include: application/json, application/yaml");
+        assertThat(api.request("POST", Widgets.CRD_PATH, "application/yaml", Widgets.CRD)
+                        .code())
+                .isEqualTo(201);
         api.create(Widgets.WIDGETS, Widgets.widget("w1", 1));
 
-        ProtobufClient.Reply widget = protobuf.send("POST", Widgets.WIDGETS, PROTOBUF, new byte[] {'k', '8', 's', 0},
-                ProtobufClient.TYPED_CLIENT_ACCEPT);
+        ProtobufClient.Reply widget = protobuf.send(
+                "POST", Widgets.WIDGETS, PROTOBUF, new byte[] {'k', '8', 's', 0}, ProtobufClient.TYPED_CLIENT_ACCEPT);
         assertThat(widget.code()).isEqualTo(415);
-        assertThat(widget.body().path("message").asString()).isEqualTo(crdInProtobuf.body().path("message").asString());
+        assertThat(widget.body().path("message").asString())
+                .isEqualTo(crdInProtobuf.body().path("message").asString());
         ApiClient.Reply plain = api.request("POST", Widgets.WIDGETS, "text/plain", "{}");
         assertThat(plain.code()).isEqualTo(415);
-        assertThat(plain.body().path("message").asString()).as("protobuf is not listed for custom resources")
+        assertThat(plain.body().path("message").asString())
+                .as("protobuf is not listed for custom resources")
                 .isEqualTo(crdInProtobuf.body().path("message").asString());
 
-        for (String path : List.of(Widgets.WIDGETS + "/w1", Widgets.WIDGETS, Widgets.WIDGETS + "?watch=true",
-                Widgets.CRD_PATH)) {
+        for (String path :
+                List.of(Widgets.WIDGETS + "/w1", Widgets.WIDGETS, Widgets.WIDGETS + "?watch=true", Widgets.CRD_PATH)) {
             ProtobufClient.Reply onlyProtobuf = protobuf.get(path);
             assertThat(onlyProtobuf.code()).as(path).isEqualTo(406);
             assertThat(onlyProtobuf.isProtobuf()).as("a 406 is JSON").isFalse();
@@ -348,11 +395,13 @@ class ProtobufIT extends EmbeddedServerTest {
                     .isEqualTo("only the following media types are accepted: application/json");
         }
         ProtobufClient.Reply scale = protobuf.get(Widgets.WIDGETS + "/w1/scale");
-        assertThat(scale.code()).as("a custom resource's Scale is autoscaling/v1, which has protobuf").isEqualTo(200);
+        assertThat(scale.code())
+                .as("a custom resource's Scale is autoscaling/v1, which has protobuf")
+                .isEqualTo(200);
         assertThat(scale.isProtobuf()).isTrue();
         assertThat(scale.body().at("/spec/replicas").asInt()).isEqualTo(1);
-        ProtobufClient.Reply typedClient = protobuf.send("GET", Widgets.WIDGETS + "/w1", null, null,
-                ProtobufClient.TYPED_CLIENT_ACCEPT);
+        ProtobufClient.Reply typedClient =
+                protobuf.send("GET", Widgets.WIDGETS + "/w1", null, null, ProtobufClient.TYPED_CLIENT_ACCEPT);
         assertThat(typedClient.code()).isEqualTo(200);
         assertThat(typedClient.isProtobuf()).isFalse();
     }

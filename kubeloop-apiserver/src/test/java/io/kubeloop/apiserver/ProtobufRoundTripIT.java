@@ -25,14 +25,17 @@ class ProtobufRoundTripIT extends EmbeddedServerTest {
 
     /** The built-in kinds that are stored (not the create-only reviews) and have a protobuf form. */
     static Stream<ResourceType> storedKinds() {
-        return ResourceRegistry.builtIn().types().stream().filter(t -> t.verbs().contains("get"))
+        return ResourceRegistry.builtIn().types().stream()
+                .filter(t -> t.verbs().contains("get"))
                 .filter(t -> ProtobufClient.CODEC.supports(t.gvk().apiVersion(), t.kind()));
     }
 
     @Test
     void everyStoredBuiltInKindButCustomResourceDefinitionsHasProtobuf() {
-        assertThat(ResourceRegistry.builtIn().types().stream().filter(t -> t.verbs().contains("get"))
-                .filter(t -> !ProtobufClient.CODEC.supports(t.gvk().apiVersion(), t.kind())).map(ResourceType::kind))
+        assertThat(ResourceRegistry.builtIn().types().stream()
+                        .filter(t -> t.verbs().contains("get"))
+                        .filter(t -> !ProtobufClient.CODEC.supports(t.gvk().apiVersion(), t.kind()))
+                        .map(ResourceType::kind))
                 .containsExactly("CustomResourceDefinition");
     }
 
@@ -54,15 +57,18 @@ class ProtobufRoundTripIT extends EmbeddedServerTest {
             }
             ApiClient.Reply viaJson = jsonApi.post(collection, sample.toString());
             assertThat(viaJson.code()).as("JSON create: %s", viaJson.raw()).isEqualTo(201);
-            ProtobufClient.Reply viaProtobuf = protobufApi.send("POST", collection, ProtobufClient.encode(
-                    sample.toString()));
-            assertThat(viaProtobuf.code()).as("protobuf create: %s", viaProtobuf.body()).isEqualTo(201);
+            ProtobufClient.Reply viaProtobuf =
+                    protobufApi.send("POST", collection, ProtobufClient.encode(sample.toString()));
+            assertThat(viaProtobuf.code())
+                    .as("protobuf create: %s", viaProtobuf.body())
+                    .isEqualTo(201);
 
             String name = sample.at("/metadata/name").asString();
             JsonNode storedFromJson = jsonApi.get(collection + "/" + name).body();
             JsonNode storedFromProtobuf = api.get(collection + "/" + name).body();
             assertThat(serverIndependent(storedFromProtobuf)).isEqualTo(serverIndependent(storedFromJson));
-            assertThat(serverIndependent(storedFromProtobuf).get("spec")).as("the sample's own spec")
+            assertThat(serverIndependent(storedFromProtobuf).get("spec"))
+                    .as("the sample's own spec")
                     .isEqualTo(sample.get("spec"));
         }
     }
@@ -73,7 +79,8 @@ class ProtobufRoundTripIT extends EmbeddedServerTest {
         String qualified = kind + "-" + type.group().split("\\.")[0] + "-" + type.version() + ".json";
         for (String file : List.of(qualified, kind + ".json")) {
             ObjectNode sample = read("protobuf/objects/" + file);
-            if (sample != null && sample.path("apiVersion").asString().equals(type.gvk().apiVersion())) {
+            if (sample != null
+                    && sample.path("apiVersion").asString().equals(type.gvk().apiVersion())) {
                 return sample;
             }
         }
@@ -95,22 +102,30 @@ class ProtobufRoundTripIT extends EmbeddedServerTest {
      */
     private static ObjectNode creatable(ObjectNode sample) {
         ObjectNode copy = sample.deepCopy();
-        ((ObjectNode) copy.get("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp",
-                "generation", "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences"));
+        ((ObjectNode) copy.get("metadata"))
+                .remove(List.of(
+                        "uid",
+                        "resourceVersion",
+                        "creationTimestamp",
+                        "generation",
+                        "managedFields",
+                        "deletionTimestamp",
+                        "deletionGracePeriodSeconds",
+                        "ownerReferences"));
         return copy;
     }
 
     /** The stored object without what differs between two servers: uid, resourceVersion, times of the write. */
     private static JsonNode serverIndependent(JsonNode stored) {
         ObjectNode copy = (ObjectNode) stored.deepCopy();
-        ((ObjectNode) copy.get("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp",
-                "managedFields"));
+        ((ObjectNode) copy.get("metadata"))
+                .remove(List.of("uid", "resourceVersion", "creationTimestamp", "managedFields"));
         return copy;
     }
 
     private static String collection(ResourceType type, String namespace) {
         String base = type.group().isEmpty() ? "/api/v1" : "/apis/" + type.group() + "/" + type.version();
-        return base + (type.namespaced() ? "/namespaces/" + (namespace.isEmpty() ? "default" : namespace) : "")
-                + "/" + type.plural();
+        return base + (type.namespaced() ? "/namespaces/" + (namespace.isEmpty() ? "default" : namespace) : "") + "/"
+                + type.plural();
     }
 }

@@ -28,8 +28,12 @@ class RbacIT extends EmbeddedServerTest {
     }
 
     private ApiClient.Reply asUser(String user, String method, String path) {
-        return api.request(method, path, method.equals("GET") || method.equals("DELETE") ? null : "application/json",
-                method.equals("GET") || method.equals("DELETE") ? null : "{}", as(user));
+        return api.request(
+                method,
+                path,
+                method.equals("GET") || method.equals("DELETE") ? null : "application/json",
+                method.equals("GET") || method.equals("DELETE") ? null : "{}",
+                as(user));
     }
 
     private static void assertForbidden(ApiClient.Reply r, String message, String name, String group, String kind) {
@@ -48,7 +52,8 @@ class RbacIT extends EmbeddedServerTest {
     }
 
     private void role(String namespace, String name, String rules) {
-        apply("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/roles",
+        apply(
+                "/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/roles",
                 "{\"metadata\":{\"name\":\"" + name + "\"},\"rules\":" + rules + "}");
     }
 
@@ -56,56 +61,93 @@ class RbacIT extends EmbeddedServerTest {
         apply("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings", """
                 {"metadata":{"name":"%s"},
                  "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"%s","name":"%s"},
-                 "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"%s"}]}"""
-                .formatted(name, roleKind, role, user));
+                 "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"%s"}]}""".formatted(
+                        name, roleKind, role, user));
     }
 
     @Test
     void refusalsAreWordedAsKubeApiserverWordsThem() {
-        assertForbidden(asUser("x", "GET", "/api/v1/namespaces/default/pods"),
+        assertForbidden(
+                asUser("x", "GET", "/api/v1/namespaces/default/pods"),
                 "pods is forbidden: User \"x\" cannot list resource \"pods\" in API group \"\" in the namespace "
-                        + "\"default\"", "", "", "pods");
-        assertForbidden(asUser("x", "GET", "/api/v1/namespaces/default/pods/p"),
+                        + "\"default\"",
+                "",
+                "",
+                "pods");
+        assertForbidden(
+                asUser("x", "GET", "/api/v1/namespaces/default/pods/p"),
                 "pods \"p\" is forbidden: User \"x\" cannot get resource \"pods\" in API group \"\" in the namespace "
-                        + "\"default\"", "p", "", "pods");
-        assertForbidden(asUser("x", "GET", "/api/v1/nodes"),
+                        + "\"default\"",
+                "p",
+                "",
+                "pods");
+        assertForbidden(
+                asUser("x", "GET", "/api/v1/nodes"),
                 "nodes is forbidden: User \"x\" cannot list resource \"nodes\" at the cluster scope"
-                        .replace("at the", "in API group \"\" at the"), "", "", "nodes");
-        assertForbidden(asUser("x", "PUT", "/api/v1/namespaces/default/pods/p/status"),
+                        .replace("at the", "in API group \"\" at the"),
+                "",
+                "",
+                "nodes");
+        assertForbidden(
+                asUser("x", "PUT", "/api/v1/namespaces/default/pods/p/status"),
                 "pods \"p\" is forbidden: User \"x\" cannot update resource \"pods/status\" in API group \"\" in the "
-                        + "namespace \"default\"", "p", "", "pods");
-        assertForbidden(asUser("x", "GET", "/apis/apps/v1/namespaces/ns1/deployments?watch=true"),
+                        + "namespace \"default\"",
+                "p",
+                "",
+                "pods");
+        assertForbidden(
+                asUser("x", "GET", "/apis/apps/v1/namespaces/ns1/deployments?watch=true"),
                 "deployments.apps is forbidden: User \"x\" cannot watch resource \"deployments\" in API group "
-                        + "\"apps\" in the namespace \"ns1\"", "", "apps", "deployments");
-        assertForbidden(asUser("x", "DELETE", "/apis/apps/v1/namespaces/ns1/deployments"),
+                        + "\"apps\" in the namespace \"ns1\"",
+                "",
+                "apps",
+                "deployments");
+        assertForbidden(
+                asUser("x", "DELETE", "/apis/apps/v1/namespaces/ns1/deployments"),
                 "deployments.apps is forbidden: User \"x\" cannot deletecollection resource \"deployments\" in API "
-                        + "group \"apps\" in the namespace \"ns1\"", "", "apps", "deployments");
-        assertForbidden(asUser("x", "GET", "/metrics"),
-                "forbidden: User \"x\" cannot get path \"/metrics\"", "", "", "");
-        assertForbidden(asUser("x", "GET", "/apis/example.com/v1/widgets"),
+                        + "group \"apps\" in the namespace \"ns1\"",
+                "",
+                "apps",
+                "deployments");
+        assertForbidden(
+                asUser("x", "GET", "/metrics"), "forbidden: User \"x\" cannot get path \"/metrics\"", "", "", "");
+        assertForbidden(
+                asUser("x", "GET", "/apis/example.com/v1/widgets"),
                 "widgets.example.com is forbidden: User \"x\" cannot list resource \"widgets\" in API group "
-                        + "\"example.com\" at the cluster scope", "", "example.com", "widgets");
+                        + "\"example.com\" at the cluster scope",
+                "",
+                "example.com",
+                "widgets");
     }
 
     @Test
     void discoveryHealthAndVersionAreOpenToAuthenticatedUsers() {
-        for (String path : new String[] {"/api", "/api/v1", "/apis", "/apis/apps", "/apis/apps/v1", "/version",
-                "/openapi/v3"}) {
+        for (String path :
+                new String[] {"/api", "/api/v1", "/apis", "/apis/apps", "/apis/apps/v1", "/version", "/openapi/v3"}) {
             assertThat(asUser("x", "GET", path).code()).as(path).isEqualTo(200);
         }
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         for (String path : new String[] {"/healthz", "/readyz", "/livez"}) {
-            java.net.http.HttpResponse<String> r = send(http, java.net.http.HttpRequest.newBuilder(
-                    server.url().resolve(path)).header("Impersonate-User", "x").build());
+            java.net.http.HttpResponse<String> r = send(
+                    http,
+                    java.net.http.HttpRequest.newBuilder(server.url().resolve(path))
+                            .header("Impersonate-User", "x")
+                            .build());
             assertThat(r.statusCode()).as(path).isEqualTo(200);
             assertThat(r.body()).isEqualTo("ok");
         }
-        assertThat(send(http, java.net.http.HttpRequest.newBuilder(server.url().resolve("/metrics")).build())
-                .statusCode()).as("the admin").isEqualTo(200);
+        assertThat(send(
+                                http,
+                                java.net.http.HttpRequest.newBuilder(
+                                                server.url().resolve("/metrics"))
+                                        .build())
+                        .statusCode())
+                .as("the admin")
+                .isEqualTo(200);
     }
 
-    private static java.net.http.HttpResponse<String> send(java.net.http.HttpClient http,
-            java.net.http.HttpRequest request) {
+    private static java.net.http.HttpResponse<String> send(
+            java.net.http.HttpClient http, java.net.http.HttpRequest request) {
         try {
             return http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
@@ -122,30 +164,51 @@ class RbacIT extends EmbeddedServerTest {
         api.create("/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"name\":\"b\"}}");
         role("default", "cm-a", """
                 [{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["a"],"verbs":["get","update"]}]""");
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/a").code()).isEqualTo(403);
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/a")
+                        .code())
+                .isEqualTo(403);
 
         bindRole("default", "alice-cm-a", "Role", "cm-a", "alice");
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/a").code()).isEqualTo(200);
-        assertForbidden(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b"),
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/a")
+                        .code())
+                .isEqualTo(200);
+        assertForbidden(
+                asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b"),
                 "configmaps \"b\" is forbidden: User \"alice\" cannot get resource \"configmaps\" in API group \"\" in "
-                        + "the namespace \"default\"", "b", "", "configmaps");
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps").code()).as("list").isEqualTo(403);
+                        + "the namespace \"default\"",
+                "b",
+                "",
+                "configmaps");
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps")
+                        .code())
+                .as("list")
+                .isEqualTo(403);
         assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Da")
-                .code()).as("list narrowed to a permitted name").isEqualTo(403);
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/other/configmaps/a").code()).isEqualTo(403);
+                        .code())
+                .as("list narrowed to a permitted name")
+                .isEqualTo(403);
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/other/configmaps/a")
+                        .code())
+                .isEqualTo(403);
 
         // widen the role: the next request sees it
         api.put("/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/cm-a", """
                 {"metadata":{"name":"cm-a"},
                  "rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get","list"]}]}""");
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b").code()).isEqualTo(200);
-        JsonNode list = asUser("alice", "GET", "/api/v1/namespaces/default/configmaps").body();
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b")
+                        .code())
+                .isEqualTo(200);
+        JsonNode list =
+                asUser("alice", "GET", "/api/v1/namespaces/default/configmaps").body();
         assertThat(list.path("items")).hasSize(2);
 
         // remove the binding: access goes with it
-        assertThat(api.delete("/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/alice-cm-a").code())
+        assertThat(api.delete("/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/alice-cm-a")
+                        .code())
                 .isEqualTo(200);
-        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b").code()).isEqualTo(403);
+        assertThat(asUser("alice", "GET", "/api/v1/namespaces/default/configmaps/b")
+                        .code())
+                .isEqualTo(403);
     }
 
     @Test
@@ -155,10 +218,16 @@ class RbacIT extends EmbeddedServerTest {
         role("default", "pod-status", """
                 [{"apiGroups":[""],"resources":["pods/status"],"verbs":["get","update","patch"]}]""");
         bindRole("default", "bob-status", "Role", "pod-status", "bob");
-        assertThat(asUser("bob", "GET", "/api/v1/namespaces/default/pods/p/status").code()).isEqualTo(200);
-        assertForbidden(asUser("bob", "GET", "/api/v1/namespaces/default/pods/p"),
+        assertThat(asUser("bob", "GET", "/api/v1/namespaces/default/pods/p/status")
+                        .code())
+                .isEqualTo(200);
+        assertForbidden(
+                asUser("bob", "GET", "/api/v1/namespaces/default/pods/p"),
                 "pods \"p\" is forbidden: User \"bob\" cannot get resource \"pods\" in API group \"\" in the namespace "
-                        + "\"default\"", "p", "", "pods");
+                        + "\"default\"",
+                "p",
+                "",
+                "pods");
     }
 
     @Test
@@ -169,53 +238,88 @@ class RbacIT extends EmbeddedServerTest {
                  "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},
                  "subjects":[{"kind":"User","name":"vic"}]}""");
         assertThat(asUser("vic", "GET", "/api/v1/pods").code()).isEqualTo(200);
-        assertThat(asUser("vic", "GET", "/apis/apps/v1/namespaces/x/deployments").code()).isEqualTo(200);
-        assertThat(asUser("vic", "GET", "/api/v1/namespaces/x/secrets").code()).as("view excludes secrets")
+        assertThat(asUser("vic", "GET", "/apis/apps/v1/namespaces/x/deployments")
+                        .code())
+                .isEqualTo(200);
+        assertThat(asUser("vic", "GET", "/api/v1/namespaces/x/secrets").code())
+                .as("view excludes secrets")
                 .isEqualTo(403);
-        assertThat(asUser("vic", "POST", "/api/v1/namespaces/default/configmaps").code()).isEqualTo(403);
+        assertThat(asUser("vic", "POST", "/api/v1/namespaces/default/configmaps")
+                        .code())
+                .isEqualTo(403);
     }
 
     @Test
     void bootstrapObjectsAreStoredAndLabelled() {
         JsonNode roles = api.get("/apis/rbac.authorization.k8s.io/v1/clusterroles?labelSelector="
-                + "kubernetes.io%2Fbootstrapping%3Drbac-defaults").body();
-        assertThat(roles.path("items").findValuesAsString("name")).contains("cluster-admin", "admin", "edit", "view",
-                "system:discovery", "system:basic-user", "system:public-info-viewer");
-        JsonNode binding = api.get("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/cluster-admin").body();
+                        + "kubernetes.io%2Fbootstrapping%3Drbac-defaults")
+                .body();
+        assertThat(roles.path("items").findValuesAsString("name"))
+                .contains(
+                        "cluster-admin",
+                        "admin",
+                        "edit",
+                        "view",
+                        "system:discovery",
+                        "system:basic-user",
+                        "system:public-info-viewer");
+        JsonNode binding = api.get("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/cluster-admin")
+                .body();
         assertThat(binding.path("subjects").get(0).path("name").asString()).isEqualTo("system:masters");
-        assertThat(api.get("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:discovery").body()
-                .path("subjects").get(0).path("name").asString()).isEqualTo("system:authenticated");
+        assertThat(api.get("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:discovery")
+                        .body()
+                        .path("subjects")
+                        .get(0)
+                        .path("name")
+                        .asString())
+                .isEqualTo("system:authenticated");
     }
 
     @Test
     void theImpersonatedGroupsAreWhatRbacSees() {
         Map<String, String> bobInDevs = Map.of("Impersonate-User", "bob", "Impersonate-Group", "devs");
-        assertForbidden(api.request("GET", "/api/v1/namespaces/default/pods", null, null, bobInDevs),
+        assertForbidden(
+                api.request("GET", "/api/v1/namespaces/default/pods", null, null, bobInDevs),
                 "pods is forbidden: User \"bob\" cannot list resource \"pods\" in API group \"\" in the namespace "
-                        + "\"default\"", "", "", "pods");
+                        + "\"default\"",
+                "",
+                "",
+                "pods");
         apply("/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", """
                 {"metadata":{"name":"devs-view"},
                  "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},
                  "subjects":[{"kind":"Group","name":"devs"}]}""");
-        assertThat(api.request("GET", "/api/v1/namespaces/default/pods", null, null, bobInDevs).code()).isEqualTo(200);
-        assertThat(asUser("bob", "GET", "/api/v1/namespaces/default/pods").code()).as("bob outside devs")
+        assertThat(api.request("GET", "/api/v1/namespaces/default/pods", null, null, bobInDevs)
+                        .code())
+                .isEqualTo(200);
+        assertThat(asUser("bob", "GET", "/api/v1/namespaces/default/pods").code())
+                .as("bob outside devs")
                 .isEqualTo(403);
     }
 
     @Test
     void impersonatingAServiceAccountAddsItsGroups() {
-        JsonNode whoami = api.request("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", "application/json",
-                "{}", Map.of("Impersonate-User", "system:serviceaccount:ci:builder")).body();
+        JsonNode whoami = api.request(
+                        "POST",
+                        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+                        "application/json",
+                        "{}",
+                        Map.of("Impersonate-User", "system:serviceaccount:ci:builder"))
+                .body();
         assertThat(whoami.path("status").path("userInfo").path("username").asString())
                 .isEqualTo("system:serviceaccount:ci:builder");
-        assertThat(whoami.path("status").path("userInfo").path("groups").valueStream().map(JsonNode::asString))
+        assertThat(whoami.path("status")
+                        .path("userInfo")
+                        .path("groups")
+                        .valueStream()
+                        .map(JsonNode::asString))
                 .containsExactly("system:serviceaccounts", "system:serviceaccounts:ci", "system:authenticated");
     }
 
     @Test
     void impersonationHeadersWithoutAUserAreRejected() {
-        ApiClient.Reply r = api.request("GET", "/api/v1/namespaces/default/pods", null, null,
-                Map.of("Impersonate-Group", "devs"));
+        ApiClient.Reply r =
+                api.request("GET", "/api/v1/namespaces/default/pods", null, null, Map.of("Impersonate-Group", "devs"));
         assertThat(r.code()).isEqualTo(400);
         assertThat(r.body().path("reason").asString()).isEqualTo("BadRequest");
         assertThat(r.body().path("message").asString()).contains("Impersonate-User");

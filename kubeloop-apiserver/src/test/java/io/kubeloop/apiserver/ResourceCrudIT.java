@@ -19,9 +19,11 @@ class ResourceCrudIT extends EmbeddedServerTest {
         Reply r = api.get("/api/v1/namespaces");
         assertThat(r.code()).isEqualTo(200);
         assertThat(r.body().get("kind").asString()).isEqualTo("NamespaceList");
-        assertThat(r.body().get("items")).extracting(i -> i.get("metadata").get("name").asString())
+        assertThat(r.body().get("items"))
+                .extracting(i -> i.get("metadata").get("name").asString())
                 .containsExactly("default", "kube-node-lease", "kube-public", "kube-system");
-        assertThat(r.body().get("items").get(0).get("status").get("phase").asString()).isEqualTo("Active");
+        assertThat(r.body().get("items").get(0).get("status").get("phase").asString())
+                .isEqualTo("Active");
     }
 
     @Test
@@ -43,13 +45,19 @@ class ResourceCrudIT extends EmbeddedServerTest {
 
     @Test
     void yamlBodiesAreAcceptedForCreateAndApply() {
-        Reply created = api.request("POST", "/api/v1/namespaces/default/configmaps", "application/yaml",
+        Reply created = api.request(
+                "POST",
+                "/api/v1/namespaces/default/configmaps",
+                "application/yaml",
                 "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n");
         assertThat(created.code()).as(created.raw()).isEqualTo(201);
         assertThat(created.body().get("data").get("k").asString()).isEqualTo("v");
 
-        Reply applied = api.request("PATCH", "/api/v1/namespaces/default/configmaps/z?fieldManager=me",
-                "application/apply-patch+yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\ndata:\n  k: w\n");
+        Reply applied = api.request(
+                "PATCH",
+                "/api/v1/namespaces/default/configmaps/z?fieldManager=me",
+                "application/apply-patch+yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\ndata:\n  k: w\n");
         assertThat(applied.code()).as(applied.raw()).isEqualTo(201);
 
         Reply broken = api.request("POST", "/api/v1/namespaces/default/configmaps", "application/yaml", "a: [b");
@@ -59,10 +67,10 @@ class ResourceCrudIT extends EmbeddedServerTest {
 
     @Test
     void generateNameMakesAUniqueName() {
-        JsonNode a = api.create("/api/v1/namespaces/default/configmaps",
-                "{\"metadata\":{\"generateName\":\"cfg-\"},\"data\":{}}");
-        JsonNode b = api.create("/api/v1/namespaces/default/configmaps",
-                "{\"metadata\":{\"generateName\":\"cfg-\"},\"data\":{}}");
+        JsonNode a = api.create(
+                "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"generateName\":\"cfg-\"},\"data\":{}}");
+        JsonNode b = api.create(
+                "/api/v1/namespaces/default/configmaps", "{\"metadata\":{\"generateName\":\"cfg-\"},\"data\":{}}");
         assertThat(a.get("metadata").get("name").asString()).matches("cfg-[a-z0-9]{5}");
         assertThat(a.get("metadata").get("name")).isNotEqualTo(b.get("metadata").get("name"));
     }
@@ -83,13 +91,15 @@ class ResourceCrudIT extends EmbeddedServerTest {
         assertThat(badName.code()).isEqualTo(422);
         assertThat(badName.body().get("reason").asString()).isEqualTo("Invalid");
         assertThat(badName.body().get("message").asString())
-                .startsWith("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain");
+                .startsWith(
+                        "ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain");
 
         Reply badJson = api.post("/api/v1/namespaces/default/configmaps", "{\"metadata\":");
         assertThat(badJson.code()).isEqualTo(400);
         assertThat(badJson.body().get("reason").asString()).isEqualTo("BadRequest");
 
-        Reply wrongNamespace = api.post("/api/v1/namespaces/default/configmaps",
+        Reply wrongNamespace = api.post(
+                "/api/v1/namespaces/default/configmaps",
                 "{\"metadata\":{\"name\":\"x\",\"namespace\":\"kube-system\"}}");
         assertThat(wrongNamespace.code()).isEqualTo(400);
         assertThat(wrongNamespace.body().get("message").asString())
@@ -98,13 +108,17 @@ class ResourceCrudIT extends EmbeddedServerTest {
         Reply wrongMedia = api.request("POST", "/api/v1/namespaces/default/configmaps", "text/plain", "x");
         assertThat(wrongMedia.code()).isEqualTo(415);
 
-        Reply tooLarge = api.post("/api/v1/namespaces/default/configmaps",
-                configMap("big", "x".repeat(3 * 1024 * 1024 + 10)));
+        Reply tooLarge =
+                api.post("/api/v1/namespaces/default/configmaps", configMap("big", "x".repeat(3 * 1024 * 1024 + 10)));
         assertThat(tooLarge.code()).isEqualTo(413);
 
-        assertThat(api.get("/api/v1/namespaces/default/configmaps/missing").body().get("message").asString())
+        assertThat(api.get("/api/v1/namespaces/default/configmaps/missing")
+                        .body()
+                        .get("message")
+                        .asString())
                 .isEqualTo("configmaps \"missing\" not found");
-        assertThat(api.request("PATCH", "/api/v1/namespaces/default/configmaps", "application/json", "{}").code())
+        assertThat(api.request("PATCH", "/api/v1/namespaces/default/configmaps", "application/json", "{}")
+                        .code())
                 .isEqualTo(405);
     }
 
@@ -115,21 +129,27 @@ class ResourceCrudIT extends EmbeddedServerTest {
 
         Reply same = api.put("/api/v1/namespaces/default/configmaps/cfg", created.toString());
         assertThat(same.code()).isEqualTo(200);
-        assertThat(same.body().get("metadata").get("resourceVersion").asString()).as("a no-op write").isEqualTo(rv);
+        assertThat(same.body().get("metadata").get("resourceVersion").asString())
+                .as("a no-op write")
+                .isEqualTo(rv);
 
-        Reply changed = api.put("/api/v1/namespaces/default/configmaps/cfg",
-                created.toString().replace("\"k\":\"1\"", "\"k\":\"2\""));
+        Reply changed = api.put(
+                "/api/v1/namespaces/default/configmaps/cfg", created.toString().replace("\"k\":\"1\"", "\"k\":\"2\""));
         assertThat(changed.code()).isEqualTo(200);
         assertThat(changed.body().get("data").get("k").asString()).isEqualTo("2");
-        assertThat(Long.parseLong(changed.body().get("metadata").get("resourceVersion").asString()))
+        assertThat(Long.parseLong(
+                        changed.body().get("metadata").get("resourceVersion").asString()))
                 .isGreaterThan(Long.parseLong(rv));
-        assertThat(changed.body().get("metadata").get("uid")).isEqualTo(created.get("metadata").get("uid"));
+        assertThat(changed.body().get("metadata").get("uid"))
+                .isEqualTo(created.get("metadata").get("uid"));
 
-        Reply stale = api.put("/api/v1/namespaces/default/configmaps/cfg",
-                created.toString().replace("\"k\":\"1\"", "\"k\":\"3\""));
+        Reply stale = api.put(
+                "/api/v1/namespaces/default/configmaps/cfg", created.toString().replace("\"k\":\"1\"", "\"k\":\"3\""));
         assertThat(stale.code()).isEqualTo(409);
-        assertThat(stale.body().get("message").asString()).isEqualTo("Operation cannot be fulfilled on configmaps "
-                + "\"cfg\": the object has been modified; please apply your changes to the latest version and try again");
+        assertThat(stale.body().get("message").asString())
+                .isEqualTo(
+                        "Operation cannot be fulfilled on configmaps "
+                                + "\"cfg\": the object has been modified; please apply your changes to the latest version and try again");
 
         Reply missing = api.put("/api/v1/namespaces/default/configmaps/nope", configMap("nope", "1"));
         assertThat(missing.code()).isEqualTo(404);
@@ -143,41 +163,73 @@ class ResourceCrudIT extends EmbeddedServerTest {
 
         JsonNode statusUpdate = created.deepCopy();
         ((tools.jackson.databind.node.ObjectNode) statusUpdate.get("status")).put("phase", "Running");
-        ((tools.jackson.databind.node.ObjectNode) statusUpdate.get("spec").get("containers").get(0)).put("image", "x");
+        ((tools.jackson.databind.node.ObjectNode)
+                        statusUpdate.get("spec").get("containers").get(0))
+                .put("image", "x");
         Reply viaStatus = api.put("/api/v1/namespaces/default/pods/p/status", statusUpdate.toString());
         assertThat(viaStatus.code()).isEqualTo(200);
         assertThat(viaStatus.body().get("status").get("phase").asString()).isEqualTo("Running");
-        assertThat(viaStatus.body().get("spec").get("containers").get(0).get("image").asString())
-                .as("/status ignores everything but status").isEqualTo("nginx");
+        assertThat(viaStatus
+                        .body()
+                        .get("spec")
+                        .get("containers")
+                        .get(0)
+                        .get("image")
+                        .asString())
+                .as("/status ignores everything but status")
+                .isEqualTo("nginx");
         assertThat(viaStatus.body().get("metadata").get("generation").asLong()).isEqualTo(1);
 
         JsonNode mainUpdate = viaStatus.body().deepCopy();
         ((tools.jackson.databind.node.ObjectNode) mainUpdate.get("status")).put("phase", "Failed");
-        ((tools.jackson.databind.node.ObjectNode) mainUpdate.get("spec").get("containers").get(0)).put("image", "v2");
+        ((tools.jackson.databind.node.ObjectNode)
+                        mainUpdate.get("spec").get("containers").get(0))
+                .put("image", "v2");
         Reply viaMain = api.put("/api/v1/namespaces/default/pods/p", mainUpdate.toString());
         assertThat(viaMain.body().get("status").get("phase").asString())
-                .as("the main resource ignores status").isEqualTo("Running");
-        assertThat(viaMain.body().get("spec").get("containers").get(0).get("image").asString()).isEqualTo("v2");
-        assertThat(viaMain.body().get("metadata").get("generation").asLong()).as("spec changed").isEqualTo(2);
+                .as("the main resource ignores status")
+                .isEqualTo("Running");
+        assertThat(viaMain.body()
+                        .get("spec")
+                        .get("containers")
+                        .get(0)
+                        .get("image")
+                        .asString())
+                .isEqualTo("v2");
+        assertThat(viaMain.body().get("metadata").get("generation").asLong())
+                .as("spec changed")
+                .isEqualTo(2);
 
         JsonNode labelOnly = viaMain.body().deepCopy();
-        ((tools.jackson.databind.node.ObjectNode) labelOnly.get("metadata")).putObject("labels").put("a", "b");
-        assertThat(api.put("/api/v1/namespaces/default/pods/p", labelOnly.toString()).body().get("metadata")
-                .get("generation").asLong()).as("metadata changes keep the generation").isEqualTo(2);
+        ((tools.jackson.databind.node.ObjectNode) labelOnly.get("metadata"))
+                .putObject("labels")
+                .put("a", "b");
+        assertThat(api.put("/api/v1/namespaces/default/pods/p", labelOnly.toString())
+                        .body()
+                        .get("metadata")
+                        .get("generation")
+                        .asLong())
+                .as("metadata changes keep the generation")
+                .isEqualTo(2);
     }
 
     @Test
     void deleteReturnsTheObjectAndHonoursPreconditions() {
         JsonNode created = api.create("/api/v1/namespaces/default/configmaps", configMap("cfg", "1"));
-        Reply wrongUid = api.request("DELETE", "/api/v1/namespaces/default/configmaps/cfg", "application/json",
+        Reply wrongUid = api.request(
+                "DELETE",
+                "/api/v1/namespaces/default/configmaps/cfg",
+                "application/json",
                 "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":{\"uid\":\"other\"}}");
         assertThat(wrongUid.code()).isEqualTo(409);
 
         Reply deleted = api.delete("/api/v1/namespaces/default/configmaps/cfg");
         assertThat(deleted.code()).isEqualTo(200);
-        assertThat(deleted.body().get("metadata").get("uid")).isEqualTo(created.get("metadata").get("uid"));
+        assertThat(deleted.body().get("metadata").get("uid"))
+                .isEqualTo(created.get("metadata").get("uid"));
         assertThat(api.get("/api/v1/namespaces/default/configmaps/cfg").code()).isEqualTo(404);
-        assertThat(api.delete("/api/v1/namespaces/default/configmaps/cfg").code()).isEqualTo(404);
+        assertThat(api.delete("/api/v1/namespaces/default/configmaps/cfg").code())
+                .isEqualTo(404);
     }
 
     @Test
@@ -202,7 +254,8 @@ class ResourceCrudIT extends EmbeddedServerTest {
         assertThat(r.code()).isEqualTo(200);
         assertThat(r.body().get("items")).hasSize(2);
         assertThat(api.get("/api/v1/namespaces/default/configmaps").body().get("items"))
-                .extracting(i -> i.get("metadata").get("name").asString()).containsExactly("c");
+                .extracting(i -> i.get("metadata").get("name").asString())
+                .containsExactly("c");
     }
 
     @Test
@@ -217,7 +270,9 @@ class ResourceCrudIT extends EmbeddedServerTest {
     void clusterScopedAndNamespacedPathsAreNotInterchangeable() {
         assertThat(api.get("/api/v1/namespaces/default/nodes").code()).isEqualTo(404);
         assertThat(api.post("/api/v1/configmaps", configMap("x", "1")).code()).isEqualTo(404);
-        assertThat(api.create("/api/v1/nodes", "{\"metadata\":{\"name\":\"n1\"}}").get("metadata").has("namespace"))
+        assertThat(api.create("/api/v1/nodes", "{\"metadata\":{\"name\":\"n1\"}}")
+                        .get("metadata")
+                        .has("namespace"))
                 .isFalse();
     }
 }

@@ -23,14 +23,16 @@ class ReviewsIT {
     private static final String SSR = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
     /** The body kubectl v1.32 sends for {@code kubectl auth can-i list pods}, captured from the wire. */
-    private static final byte[] KUBECTL_CAN_I_LIST_PODS = HexFormat.of().parseHex("6b3873000a320a17617574686f72697a"
-            + "6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577123d0a100a0012001a002200"
-            + "2a00320038004200121f0a1d0a0764656661756c7412046c6973741a0022002a04706f647332003a001a08080012001a002000"
-            + "1a002200");
+    private static final byte[] KUBECTL_CAN_I_LIST_PODS = HexFormat.of()
+            .parseHex("6b3873000a320a17617574686f72697a"
+                    + "6174696f6e2e6b38732e696f2f7631121753656c665375626a656374416363657373526576696577123d0a100a0012001a002200"
+                    + "2a00320038004200121f0a1d0a0764656661756c7412046c6973741a0022002a04706f647332003a001a08080012001a002000"
+                    + "1a002200");
     /** The body of {@code kubectl auth whoami}. */
-    private static final byte[] KUBECTL_WHOAMI = HexFormat.of().parseHex("6b3873000a2d0a1861757468656e746963617469"
-            + "6f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a0022002a00320038004200"
-            + "12060a040a0012001a002200");
+    private static final byte[] KUBECTL_WHOAMI = HexFormat.of()
+            .parseHex("6b3873000a2d0a1861757468656e746963617469"
+                    + "6f6e2e6b38732e696f2f7631121153656c665375626a656374526576696577121a0a100a0012001a0022002a00320038004200"
+                    + "12060a040a0012001a002200");
 
     private final HttpClient http = HttpClient.newHttpClient();
     private EmbeddedApiServer server;
@@ -52,7 +54,8 @@ class ReviewsIT {
 
     private Raw post(String path, String contentType, byte[] body, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(server.url().resolve(path))
-                .header("Content-Type", contentType).header("Accept", PROTOBUF + ", application/json")
+                .header("Content-Type", contentType)
+                .header("Accept", PROTOBUF + ", application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach(b::header);
         try {
@@ -66,11 +69,18 @@ class ReviewsIT {
         }
     }
 
-    private static byte[] ssar(String namespace, String verb, String group, String resource, String subresource,
-            String name) {
-        ProtoWriter attributes = new ProtoWriter().string(1, namespace).string(2, verb).string(3, group)
-                .string(4, "").string(5, resource).string(6, subresource).string(7, name);
-        ProtoWriter review = new ProtoWriter().message(1, new ProtoWriter())
+    private static byte[] ssar(
+            String namespace, String verb, String group, String resource, String subresource, String name) {
+        ProtoWriter attributes = new ProtoWriter()
+                .string(1, namespace)
+                .string(2, verb)
+                .string(3, group)
+                .string(4, "")
+                .string(5, resource)
+                .string(6, subresource)
+                .string(7, name);
+        ProtoWriter review = new ProtoWriter()
+                .message(1, new ProtoWriter())
                 .message(2, new ProtoWriter().message(1, attributes))
                 .message(3, new ProtoWriter().varint(1, 0));
         return ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SelfSubjectAccessReview", review.toByteArray());
@@ -93,8 +103,17 @@ class ReviewsIT {
         assertThat(admin.code()).isEqualTo(201);
         assertThat(admin.body().path("kind").asString()).isEqualTo("SelfSubjectAccessReview");
         assertThat(admin.body().path("apiVersion").asString()).isEqualTo("authorization.k8s.io/v1");
-        assertThat(admin.body().path("spec").path("resourceAttributes").path("resource").asString()).isEqualTo("pods");
-        assertThat(admin.body().path("spec").path("resourceAttributes").path("namespace").asString())
+        assertThat(admin.body()
+                        .path("spec")
+                        .path("resourceAttributes")
+                        .path("resource")
+                        .asString())
+                .isEqualTo("pods");
+        assertThat(admin.body()
+                        .path("spec")
+                        .path("resourceAttributes")
+                        .path("namespace")
+                        .asString())
                 .isEqualTo("default");
         assertThat(admin.body().path("status").path("allowed").asBoolean()).isTrue();
 
@@ -109,7 +128,9 @@ class ReviewsIT {
         assertThat(allowed.body().path("status").path("reason").asString())
                 .isEqualTo("RBAC: allowed by RoleBinding \"alice/default\" of Role \"pod-reader\" to User \"alice\"");
         Raw status = post(SSAR, PROTOBUF, ssar("default", "get", "", "pods", "status", "p"), alice);
-        assertThat(status.body().path("status").path("allowed").asBoolean()).as("pods/status").isFalse();
+        assertThat(status.body().path("status").path("allowed").asBoolean())
+                .as("pods/status")
+                .isFalse();
         Raw named = post(SSAR, PROTOBUF, ssar("default", "get", "", "pods", "", "p"), alice);
         assertThat(named.body().path("status").path("allowed").asBoolean()).isTrue();
     }
@@ -118,16 +139,25 @@ class ReviewsIT {
     void selfSubjectAccessReviewInJsonCoversNonResourcePaths() {
         start(true);
         Map<String, String> alice = Map.of("Impersonate-User", "alice");
-        JsonNode apis = api.request("POST", SSAR, "application/json", """
+        JsonNode apis =
+                api.request("POST", SSAR, "application/json", """
                 {"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview",
                  "spec":{"nonResourceAttributes":{"path":"/apis","verb":"get"}}}""", alice).body();
         assertThat(apis.path("status").path("allowed").asBoolean()).isTrue();
-        assertThat(apis.path("status").path("reason").asString()).isEqualTo("RBAC: allowed by ClusterRoleBinding "
-                + "\"system:discovery\" of ClusterRole \"system:discovery\" to Group \"system:authenticated\"");
-        JsonNode metrics = api.request("POST", SSAR, "application/json",
-                "{\"spec\":{\"nonResourceAttributes\":{\"path\":\"/metrics\",\"verb\":\"get\"}}}", alice).body();
+        assertThat(apis.path("status").path("reason").asString())
+                .isEqualTo("RBAC: allowed by ClusterRoleBinding "
+                        + "\"system:discovery\" of ClusterRole \"system:discovery\" to Group \"system:authenticated\"");
+        JsonNode metrics = api.request(
+                        "POST",
+                        SSAR,
+                        "application/json",
+                        "{\"spec\":{\"nonResourceAttributes\":{\"path\":\"/metrics\",\"verb\":\"get\"}}}",
+                        alice)
+                .body();
         assertThat(metrics.path("status").path("allowed").asBoolean()).isFalse();
-        assertThat(metrics.path("status").has("denied")).as("RBAC has no opinion, it does not deny").isFalse();
+        assertThat(metrics.path("status").has("denied"))
+                .as("RBAC has no opinion, it does not deny")
+                .isFalse();
     }
 
     @Test
@@ -135,17 +165,24 @@ class ReviewsIT {
         start(true);
         bindAliceToPodReader();
         ProtoWriter spec = new ProtoWriter()
-                .message(1, new ProtoWriter().string(1, "default").string(2, "list").string(5, "pods"))
-                .string(3, "alice").string(4, "devs").string(4, "system:authenticated")
+                .message(
+                        1,
+                        new ProtoWriter().string(1, "default").string(2, "list").string(5, "pods"))
+                .string(3, "alice")
+                .string(4, "devs")
+                .string(4, "system:authenticated")
                 .message(5, new ProtoWriter().string(1, "scopes").message(2, new ProtoWriter().string(1, "read")))
                 .string(6, "uid-1");
-        byte[] body = ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SubjectAccessReview",
+        byte[] body = ProtoWriter.kubernetesBody(
+                "authorization.k8s.io/v1",
+                "SubjectAccessReview",
                 new ProtoWriter().message(2, spec).toByteArray());
         Raw r = post(SAR, PROTOBUF, body, Map.of());
         assertThat(r.code()).as(r.body().toString()).isEqualTo(201);
         assertThat(r.body().path("spec").path("groups").valueStream().map(JsonNode::asString))
                 .containsExactly("devs", "system:authenticated");
-        assertThat(r.body().path("spec").path("extra").path("scopes").get(0).asString()).isEqualTo("read");
+        assertThat(r.body().path("spec").path("extra").path("scopes").get(0).asString())
+                .isEqualTo("read");
         assertThat(r.body().path("status").path("allowed").asBoolean()).isTrue();
 
         JsonNode bob = api.create(SAR, """
@@ -155,39 +192,60 @@ class ReviewsIT {
                 {"spec":{"groups":["system:masters"],"nonResourceAttributes":{"path":"/metrics","verb":"get"}}}""");
         assertThat(masters.path("status").path("allowed").asBoolean()).isTrue();
 
-        ApiClient.Reply forbidden = api.request("POST", SAR, "application/json", "{}",
-                Map.of("Impersonate-User", "alice"));
+        ApiClient.Reply forbidden =
+                api.request("POST", SAR, "application/json", "{}", Map.of("Impersonate-User", "alice"));
         assertThat(forbidden.code()).isEqualTo(403);
-        assertThat(forbidden.body().path("message").asString()).isEqualTo("subjectaccessreviews.authorization.k8s.io "
-                + "is forbidden: User \"alice\" cannot create resource \"subjectaccessreviews\" in API group "
-                + "\"authorization.k8s.io\" at the cluster scope");
+        assertThat(forbidden.body().path("message").asString())
+                .isEqualTo("subjectaccessreviews.authorization.k8s.io "
+                        + "is forbidden: User \"alice\" cannot create resource \"subjectaccessreviews\" in API group "
+                        + "\"authorization.k8s.io\" at the cluster scope");
     }
 
     @Test
     void selfSubjectRulesReviewListsTheRulesBoundInTheNamespace() {
         start(true);
         bindAliceToPodReader();
-        byte[] body = ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SelfSubjectRulesReview",
-                new ProtoWriter().message(1, new ProtoWriter()).message(2, new ProtoWriter().string(1, "default"))
+        byte[] body = ProtoWriter.kubernetesBody(
+                "authorization.k8s.io/v1",
+                "SelfSubjectRulesReview",
+                new ProtoWriter()
+                        .message(1, new ProtoWriter())
+                        .message(2, new ProtoWriter().string(1, "default"))
                         .toByteArray());
-        Raw r = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", PROTOBUF, body,
+        Raw r = post(
+                "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+                PROTOBUF,
+                body,
                 Map.of("Impersonate-User", "alice"));
         assertThat(r.code()).as(r.body().toString()).isEqualTo(201);
         JsonNode status = r.body().path("status");
         assertThat(status.path("incomplete").asBoolean()).isFalse();
-        assertThat(status.path("resourceRules").valueStream().map(JsonNode::toString)).contains(
-                "{\"verbs\":[\"get\",\"list\",\"watch\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}",
-                "{\"verbs\":[\"create\"],\"apiGroups\":[\"authorization.k8s.io\"],"
-                        + "\"resources\":[\"selfsubjectaccessreviews\",\"selfsubjectrulesreviews\"]}");
-        assertThat(status.path("nonResourceRules").valueStream().map(r2 -> r2.path("nonResourceURLs").toString()))
+        assertThat(status.path("resourceRules").valueStream().map(JsonNode::toString))
+                .contains(
+                        "{\"verbs\":[\"get\",\"list\",\"watch\"],\"apiGroups\":[\"\"],\"resources\":[\"pods\"]}",
+                        "{\"verbs\":[\"create\"],\"apiGroups\":[\"authorization.k8s.io\"],"
+                                + "\"resources\":[\"selfsubjectaccessreviews\",\"selfsubjectrulesreviews\"]}");
+        assertThat(status.path("nonResourceRules").valueStream().map(r2 -> r2.path("nonResourceURLs")
+                        .toString()))
                 .contains("[\"/livez\",\"/readyz\",\"/healthz\",\"/version\",\"/version/\"]");
 
-        Raw otherNamespace = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
-                "{\"spec\":{\"namespace\":\"kube-system\"}}".getBytes(), Map.of("Impersonate-User", "alice"));
-        assertThat(otherNamespace.body().path("status").path("resourceRules").valueStream()
-                .map(n -> n.path("resources").toString())).doesNotContain("[\"pods\"]");
-        Raw noNamespace = post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
-                "{\"spec\":{}}".getBytes(), Map.of());
+        Raw otherNamespace = post(
+                "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+                "application/json",
+                "{\"spec\":{\"namespace\":\"kube-system\"}}".getBytes(),
+                Map.of("Impersonate-User", "alice"));
+        assertThat(otherNamespace
+                        .body()
+                        .path("status")
+                        .path("resourceRules")
+                        .valueStream()
+                        .map(n -> n.path("resources").toString()))
+                .doesNotContain("[\"pods\"]");
+        Raw noNamespace = post(
+                "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+                "application/json",
+                "{\"spec\":{}}".getBytes(),
+                Map.of());
         assertThat(noNamespace.code()).isEqualTo(400);
         assertThat(noNamespace.body().path("message").asString()).isEqualTo("no namespace on request");
     }
@@ -197,13 +255,17 @@ class ReviewsIT {
         start(true);
         ApiClient.Reply noAttributes = api.post(SSAR, "{\"spec\":{}}");
         assertThat(noAttributes.code()).isEqualTo(422);
-        assertThat(noAttributes.body().path("message").asString()).isEqualTo("SelfSubjectAccessReview.authorization"
-                + ".k8s.io \"\" is invalid: spec.resourceAttributes: Invalid value: \"null\": exactly one of "
-                + "nonResourceAttributes or resourceAttributes must be specified");
-        ApiClient.Reply noUser = api.post(SAR, "{\"spec\":{\"nonResourceAttributes\":{\"path\":\"/\",\"verb\":\"get\"}}}");
+        assertThat(noAttributes.body().path("message").asString())
+                .isEqualTo("SelfSubjectAccessReview.authorization"
+                        + ".k8s.io \"\" is invalid: spec.resourceAttributes: Invalid value: \"null\": exactly one of "
+                        + "nonResourceAttributes or resourceAttributes must be specified");
+        ApiClient.Reply noUser =
+                api.post(SAR, "{\"spec\":{\"nonResourceAttributes\":{\"path\":\"/\",\"verb\":\"get\"}}}");
         assertThat(noUser.code()).isEqualTo(422);
-        assertThat(noUser.body().path("message").asString()).isEqualTo("SubjectAccessReview.authorization.k8s.io "
-                + "\"\" is invalid: spec.user: Invalid value: \"\": at least one of user or group must be specified");
+        assertThat(noUser.body().path("message").asString())
+                .isEqualTo(
+                        "SubjectAccessReview.authorization.k8s.io "
+                                + "\"\" is invalid: spec.user: Invalid value: \"\": at least one of user or group must be specified");
     }
 
     @Test
@@ -214,7 +276,10 @@ class ReviewsIT {
         assertThat(admin.body().path("kind").asString()).isEqualTo("SelfSubjectReview");
         assertThat(admin.body().path("status").path("userInfo").path("username").asString())
                 .isEqualTo("kubeloop-admin");
-        Raw alice = post(SSR, "application/json", "{}".getBytes(),
+        Raw alice = post(
+                SSR,
+                "application/json",
+                "{}".getBytes(),
                 Map.of("Impersonate-User", "alice", "Impersonate-Uid", "42", "Impersonate-Extra-Team", "blue"));
         JsonNode info = alice.body().path("status").path("userInfo");
         assertThat(info.path("username").asString()).isEqualTo("alice");
@@ -228,8 +293,11 @@ class ReviewsIT {
         start(false);
         Raw r = post(SSAR, PROTOBUF, KUBECTL_CAN_I_LIST_PODS, Map.of("Impersonate-User", "alice"));
         assertThat(r.body().path("status").path("allowed").asBoolean()).isTrue();
-        assertThat(api.get("/apis/rbac.authorization.k8s.io/v1/clusterroles").body().path("items"))
-                .as("no bootstrap policy without RBAC").isEmpty();
+        assertThat(api.get("/apis/rbac.authorization.k8s.io/v1/clusterroles")
+                        .body()
+                        .path("items"))
+                .as("no bootstrap policy without RBAC")
+                .isEmpty();
     }
 
     @Test
@@ -241,7 +309,10 @@ class ReviewsIT {
         assertThat(api.get(SSAR + "/x").code()).isEqualTo(405);
         assertThat(api.delete(SSR).code()).isEqualTo(405);
         assertThat(api.create(SSAR, "{\"spec\":{\"nonResourceAttributes\":{\"path\":\"/\",\"verb\":\"get\"}}}")
-                .path("status").path("allowed").asBoolean()).isTrue();
+                        .path("status")
+                        .path("allowed")
+                        .asBoolean())
+                .isTrue();
         assertThat(api.get(SSAR).code()).as("nothing was stored").isEqualTo(405);
     }
 
@@ -297,7 +368,11 @@ class ReviewsIT {
     }
 
     private String whoami(Map<String, String> headers) {
-        return post(SSR, "application/json", "{}".getBytes(), headers).body().path("status").path("userInfo")
-                .path("username").asString();
+        return post(SSR, "application/json", "{}".getBytes(), headers)
+                .body()
+                .path("status")
+                .path("userInfo")
+                .path("username")
+                .asString();
     }
 }

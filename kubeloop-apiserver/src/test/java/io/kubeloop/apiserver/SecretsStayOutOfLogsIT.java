@@ -33,8 +33,8 @@ class SecretsStayOutOfLogsIT {
 
     @Test
     void noSecretInLogsToStringOrErrors() throws Exception {
-        List<String> secrets = new ArrayList<>(List.of("GOOD-tok3n-1", "FILE-tok3n-2", "WRONG-tok3n-3", "BAD,tok3n-4",
-                "DUP-tok3n-5", "SHORT-tok3n-6"));
+        List<String> secrets = new ArrayList<>(List.of(
+                "GOOD-tok3n-1", "FILE-tok3n-2", "WRONG-tok3n-3", "BAD,tok3n-4", "DUP-tok3n-5", "SHORT-tok3n-6"));
         List<String> seen = new ArrayList<>(); // messages and toString()s
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream err = System.err;
@@ -44,8 +44,11 @@ class SecretsStayOutOfLogsIT {
         try {
             Path tokenFile = dir.resolve("tokens.csv");
             Files.writeString(tokenFile, "FILE-tok3n-2,frank,1,\"a,b\"\n");
-            try (EmbeddedApiServer server = EmbeddedApiServer.builder().tls(dir.resolve("ca"))
-                    .token("gina", "GOOD-tok3n-1", "devs").tokenFile(tokenFile).start()) {
+            try (EmbeddedApiServer server = EmbeddedApiServer.builder()
+                    .tls(dir.resolve("ca"))
+                    .token("gina", "GOOD-tok3n-1", "devs")
+                    .tokenFile(tokenFile)
+                    .start()) {
                 String kubeconfig = server.kubeconfig();
                 for (String line : kubeconfig.split("\n")) {
                     if (line.contains("client-key-data") || line.contains("client-certificate-data")) {
@@ -59,15 +62,20 @@ class SecretsStayOutOfLogsIT {
 
                 HttpClient client = TlsClient.client(server.certificateAuthority(), null, null);
                 for (String token : List.of("WRONG-tok3n-3", "GOOD-tok3n-1", "FILE-tok3n-2")) {
-                    client.send(HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces?x=1"))
-                            .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+                    client.send(
+                            HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces?x=1"))
+                                    .header("Authorization", "Bearer " + token)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                 }
                 seen.add(message(() -> server.kubeconfigForToken("WRONG-tok3n-3")));
                 seen.add(String.valueOf(server.certificateAuthority()));
             }
             seen.add(message(() -> EmbeddedApiServer.builder().token("h", "BAD,tok3n-4")));
-            seen.add(message(() -> EmbeddedApiServer.builder().token("h", "DUP-tok3n-5").token("i", "DUP-tok3n-5")));
-            seen.add(message(() -> EmbeddedApiServer.builder().token("h", "SHORT-tok3n-6").start()));
+            seen.add(message(
+                    () -> EmbeddedApiServer.builder().token("h", "DUP-tok3n-5").token("i", "DUP-tok3n-5")));
+            seen.add(message(() ->
+                    EmbeddedApiServer.builder().token("h", "SHORT-tok3n-6").start()));
             Files.writeString(tokenFile, "SHORT-tok3n-6,only-two-columns\n");
             seen.add(message(() -> EmbeddedApiServer.builder().tokenFile(tokenFile)));
             Files.writeString(tokenFile, "DUP-tok3n-5,a,1\nDUP-tok3n-5,b,2\n");
@@ -96,7 +104,8 @@ class SecretsStayOutOfLogsIT {
             System.setOut(out);
         }
         String logs = captured.toString(StandardCharsets.UTF_8);
-        assertThat(logs).as("the 401 was logged, so the search below looks at real log lines")
+        assertThat(logs)
+                .as("the 401 was logged, so the search below looks at real log lines")
                 .contains("401 Unauthorized: GET /api/v1/namespaces: unknown bearer token");
         assertThat(seen).allSatisfy(s -> assertThat(s).isNotBlank());
         assertThat(seen).anySatisfy(s -> assertThat(s).contains("is not the private key of"));
@@ -122,5 +131,4 @@ class SecretsStayOutOfLogsIT {
         }
         throw new AssertionError("expected a failure");
     }
-
 }

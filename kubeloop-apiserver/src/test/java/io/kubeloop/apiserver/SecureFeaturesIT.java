@@ -31,7 +31,10 @@ class SecureFeaturesIT {
     private static final String WATCHER = "secure-watcher/1.0";
 
     /** How requests reach the server; the same test body runs over each. */
-    enum Transport { HTTP, HTTPS }
+    enum Transport {
+        HTTP,
+        HTTPS
+    }
 
     /** A client over either transport, answering as {@link ApiClient} answers. */
     private interface Client {
@@ -79,7 +82,11 @@ class SecureFeaturesIT {
                 }
             };
         }
-        server = EmbeddedApiServer.builder().tls().rbac(true).faultInjection(true).start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .rbac(true)
+                .faultInjection(true)
+                .start();
         assertThat(server.url().getScheme()).isEqualTo("https");
         TlsClient admin = TlsClient.fromKubeconfig(server.kubeconfig());
         return new Client() {
@@ -134,11 +141,14 @@ class SecureFeaturesIT {
     void backgroundDeletionCollectsTheDependent(Transport transport) throws Exception {
         Client api = start(transport);
         JsonNode owner = api.create(CM, "{\"metadata\":{\"name\":\"owner\"}}");
-        api.create(SECRETS, "{\"metadata\":{\"name\":\"child\",\"ownerReferences\":[{\"apiVersion\":\"v1\","
-                + "\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\"" + owner.get("metadata").get("uid").asString()
-                + "\"}]}}");
-        ApiClient.Reply deleted = api.request("DELETE", CM + "/owner", "application/json",
-                "{\"propagationPolicy\":\"Background\"}");
+        api.create(
+                SECRETS,
+                "{\"metadata\":{\"name\":\"child\",\"ownerReferences\":[{\"apiVersion\":\"v1\","
+                        + "\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\""
+                        + owner.get("metadata").get("uid").asString()
+                        + "\"}]}}");
+        ApiClient.Reply deleted =
+                api.request("DELETE", CM + "/owner", "application/json", "{\"propagationPolicy\":\"Background\"}");
         assertThat(deleted.code()).as(deleted.raw()).isEqualTo(200);
         assertThat(api.gone(CM + "/owner")).isTrue();
         eventually().until(() -> api.gone(SECRETS + "/child"));
@@ -182,8 +192,10 @@ class SecureFeaturesIT {
                 {"apiVersion":"example.org/v1","kind":"Gadget","metadata":{"name":"bad"},"spec":{"size":"big"}}""");
         assertThat(invalid.code()).isEqualTo(422);
         assertThat(invalid.body().get("reason").asString()).isEqualTo("Invalid");
-        assertThat(invalid.body().get("message").asString()).isEqualTo("Gadget.example.org \"bad\" is invalid: "
-                + "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"");
+        assertThat(invalid.body().get("message").asString())
+                .isEqualTo(
+                        "Gadget.example.org \"bad\" is invalid: "
+                                + "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: \"string\"");
 
         assertThat(api.request("DELETE", gadgets + "/g", null, null).code()).isEqualTo(200);
         assertThat(api.gone(gadgets + "/g")).isTrue();
@@ -197,17 +209,24 @@ class SecureFeaturesIT {
         String roles = "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles";
         api.create(roles, """
                 {"metadata":{"name":"r"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":["get"]}]}""");
-        ApiClient.Reply role = api.request("PATCH", roles + "/r", smp,
+        ApiClient.Reply role = api.request(
+                "PATCH",
+                roles + "/r",
+                smp,
                 "{\"rules\":[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]}]}");
         assertThat(role.code()).as(role.raw()).isEqualTo(200);
-        assertThat(role.body().get("rules").toString()).as("the list is replaced, as k8s.io/api has no strategy")
+        assertThat(role.body().get("rules").toString())
+                .as("the list is replaced, as k8s.io/api has no strategy")
                 .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]}]");
 
         String bindings = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings";
         api.create(bindings, """
                 {"metadata":{"name":"b"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},
                  "subjects":[{"kind":"User","name":"a"},{"kind":"User","name":"b"}]}""");
-        ApiClient.Reply binding = api.request("PATCH", bindings + "/b", smp,
+        ApiClient.Reply binding = api.request(
+                "PATCH",
+                bindings + "/b",
+                smp,
                 "{\"metadata\":{\"labels\":{\"x\":\"y\"}},\"subjects\":[{\"kind\":\"User\",\"name\":\"c\"}]}");
         assertThat(binding.code()).as(binding.raw()).isEqualTo(200);
         assertThat(binding.body().get("subjects").findValuesAsString("name")).containsExactly("c");
@@ -219,11 +238,13 @@ class SecureFeaturesIT {
                  "spec":{"group":"example.org","scope":"Namespaced","names":{"plural":"things","kind":"Thing"},
                   "versions":[{"name":"v1","served":true,"storage":true,
                    "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}""");
-        ApiClient.Reply crd = api.request("PATCH", crds + "/things.example.org", smp,
-                "{\"spec\":{\"names\":{\"shortNames\":[\"th\"]}}}");
+        ApiClient.Reply crd = api.request(
+                "PATCH", crds + "/things.example.org", smp, "{\"spec\":{\"names\":{\"shortNames\":[\"th\"]}}}");
         assertThat(crd.code()).as(crd.raw()).isEqualTo(200);
         assertThat(crd.body().at("/spec/names/shortNames/0").asString()).isEqualTo("th");
-        assertThat(crd.body().at("/spec/names/plural").asString()).as("maps merge").isEqualTo("things");
+        assertThat(crd.body().at("/spec/names/plural").asString())
+                .as("maps merge")
+                .isEqualTo("things");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -231,25 +252,41 @@ class SecureFeaturesIT {
     void aWatchSeesHeldEventsAfterAPartitionAndAStallAndEndsOnCloseWatches(Transport transport) throws Exception {
         Client api = start(transport);
         JsonNode first = api.create(PODS, pod("first"));
-        try (ApiClient.Watch watch = api.watch(PODS + "?watch=true&resourceVersion=" + rv(first),
-                Map.of("User-Agent", WATCHER))) {
+        try (ApiClient.Watch watch =
+                api.watch(PODS + "?watch=true&resourceVersion=" + rv(first), Map.of("User-Agent", WATCHER))) {
             assertThat(watch.code).isEqualTo(200);
-            ApiClient.Reply partition = api.request("POST", FAULTS + "/partition", "application/json",
+            ApiClient.Reply partition = api.request(
+                    "POST",
+                    FAULTS + "/partition",
+                    "application/json",
                     "{\"seconds\":3600,\"userAgent\":\"secure-watcher\"}");
             assertThat(partition.code()).as(partition.raw()).isEqualTo(200);
             api.create(PODS, pod("p1"));
             api.create(PODS, pod("p2"));
-            Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+            Awaitility.await()
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> watch.available() == 0);
-            assertThat(api.request("DELETE", FAULTS, null, null).body().get("cleared").asInt()).isEqualTo(1);
+            assertThat(api.request("DELETE", FAULTS, null, null)
+                            .body()
+                            .get("cleared")
+                            .asInt())
+                    .isEqualTo(1);
             assertThat(List.of(name(watch.next()), name(watch.next()))).containsExactly("p1", "p2");
 
-            assertThat(api.request("POST", FAULTS + "/stall", "application/json", "{\"seconds\":3600}").code())
+            assertThat(api.request("POST", FAULTS + "/stall", "application/json", "{\"seconds\":3600}")
+                            .code())
                     .isEqualTo(200);
             api.create(PODS, pod("s1"));
-            Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+            Awaitility.await()
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> watch.available() == 0);
-            assertThat(api.request("DELETE", FAULTS, null, null).body().get("cleared").asInt()).isEqualTo(1);
+            assertThat(api.request("DELETE", FAULTS, null, null)
+                            .body()
+                            .get("cleared")
+                            .asInt())
+                    .isEqualTo(1);
             assertThat(name(watch.next())).isEqualTo("s1");
 
             ApiClient.Reply closed = api.request("POST", FAULTS + "/close-watches", "application/json", "{}");
@@ -259,26 +296,36 @@ class SecureFeaturesIT {
     }
 
     private static String pod(String name) {
-        return "{\"metadata\":{\"name\":\"" + name + "\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}";
+        return "{\"metadata\":{\"name\":\"" + name
+                + "\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}";
     }
 
     @Test
     void aPartitionHoldsRequestsThatWouldBeRefusedToo() throws Exception {
         Client admin = start(Transport.HTTPS);
         TlsClient alice = TlsClient.fromKubeconfig(server.kubeconfigFor("alice", "devs"));
-        TlsClient wrong = TlsClient.fromKubeconfig(server.kubeconfig().replaceAll("\\n\\s+client-(certificate|key)-data: \\S+",
-                "") .replace("user:\n", "user:\n    token: not-a-known-token\n"));
-        assertThat(admin.request("POST", FAULTS + "/partition", "application/json", "{\"seconds\":3600}").code())
+        TlsClient wrong = TlsClient.fromKubeconfig(server.kubeconfig()
+                .replaceAll("\\n\\s+client-(certificate|key)-data: \\S+", "")
+                .replace("user:\n", "user:\n    token: not-a-known-token\n"));
+        assertThat(admin.request("POST", FAULTS + "/partition", "application/json", "{\"seconds\":3600}")
+                        .code())
                 .isEqualTo(200);
         java.util.concurrent.ExecutorService async = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         try {
-            var forbidden = async.submit(() -> alice.request("GET", PODS, null, null).code());
-            var unauthorized = async.submit(() -> wrong.request("GET", PODS, null, null).code());
-            Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+            var forbidden =
+                    async.submit(() -> alice.request("GET", PODS, null, null).code());
+            var unauthorized =
+                    async.submit(() -> wrong.request("GET", PODS, null, null).code());
+            Awaitility.await()
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> !forbidden.isDone() && !unauthorized.isDone());
-            assertThat(admin.request("DELETE", FAULTS, null, null).code()).as("the admin path is exempt").isEqualTo(200);
+            assertThat(admin.request("DELETE", FAULTS, null, null).code())
+                    .as("the admin path is exempt")
+                    .isEqualTo(200);
             assertThat(forbidden.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(403);
-            assertThat(unauthorized.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(401);
+            assertThat(unauthorized.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo(401);
         } finally {
             async.shutdownNow();
         }
@@ -302,14 +349,20 @@ class SecureFeaturesIT {
                  "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"alice"}]}""");
         ApiClient.Reply bound = alice.request("POST", FAULTS + "/partition", "application/json", "{\"seconds\":5}");
         assertThat(bound.code()).isEqualTo(403);
-        assertThat(bound.body().get("message").asString()).isEqualTo("forbidden: User \"alice\" cannot use the fault "
-                + "injection API: it is for members of system:masters");
-        assertThat(alice.request("GET", PODS, null, null).code()).as("the binding itself works").isEqualTo(200);
+        assertThat(bound.body().get("message").asString())
+                .isEqualTo("forbidden: User \"alice\" cannot use the fault "
+                        + "injection API: it is for members of system:masters");
+        assertThat(alice.request("GET", PODS, null, null).code())
+                .as("the binding itself works")
+                .isEqualTo(200);
         assertThat(server.faults().active()).as("nothing was started").isEmpty();
 
         HttpClient anonymous = TlsClient.client(server.certificateAuthority(), null, null);
-        HttpResponse<String> r = anonymous.send(HttpRequest.newBuilder(server.url().resolve(FAULTS))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = anonymous.send(
+                HttpRequest.newBuilder(server.url().resolve(FAULTS))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("\"reason\":\"Unauthorized\"");
     }

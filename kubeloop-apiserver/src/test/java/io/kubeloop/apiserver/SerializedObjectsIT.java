@@ -37,7 +37,8 @@ class SerializedObjectsIT extends EmbeddedServerTest {
     /** A plain mapper, independent of the server's. */
     private static final JsonMapper PLAIN = JsonMapper.builder().build();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** One object of the byte-identity table: where it is created, and where it is read (list, GET, watch). */
     private record Case(String description, String collection, String body, String readCollection) {}
@@ -51,32 +52,50 @@ class SerializedObjectsIT extends EmbeddedServerTest {
                 {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"%s","labels":{"a":"b"}},
                  "spec":{"size":"small","replicas":3,"extra":{"nested":[1,2.5,true,null,"x"]}}}""";
         List<Case> cases = List.of(
-                new Case("a pod with managedFields", "/api/v1/namespaces/bytes/pods?fieldManager=tester", """
+                new Case(
+                        "a pod with managedFields",
+                        "/api/v1/namespaces/bytes/pods?fieldManager=tester",
+                        """
                         {"metadata":{"name":"p","labels":{"app":"web"},"annotations":{"note":"a \\"quoted\\" value"}},
                          "spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80}],
                           "resources":{"limits":{"cpu":"500m","memory":"128Mi"}}}]}}""",
                         "/api/v1/namespaces/bytes/pods"),
-                new Case("a configmap with unicode and escapes", "/api/v1/namespaces/bytes/configmaps", """
+                new Case(
+                        "a configmap with unicode and escapes",
+                        "/api/v1/namespaces/bytes/configmaps",
+                        """
                         {"metadata":{"name":"u"},"data":{"greeting":"héllo wörld ✓ 日本語 😀",
                          "escapes":"quote \\" backslash \\\\ slash / newline \\n tab \\t control \\u0001 nul \\u0000 del \\u007f",
                          "html":"<a href='x'>&amp;</a> \\u2028 \\u2029"}}""",
                         "/api/v1/namespaces/bytes/configmaps"),
                 new Case("a custom resource at its storage version", WIDGETS, widget.formatted("w1"), WIDGETS),
-                new Case("a custom resource read at another served version", WIDGETS, widget.formatted("w2"),
+                new Case(
+                        "a custom resource read at another served version",
+                        WIDGETS,
+                        widget.formatted("w2"),
                         WIDGETS_BETA),
-                new Case("a custom resource written at another served version, read at its storage version",
-                        WIDGETS_BETA, widget.formatted("w3").replace("example.com/v1", "example.com/v1beta1"), WIDGETS),
-                new Case("a cluster-scoped object", "/apis/rbac.authorization.k8s.io/v1/clusterroles", """
+                new Case(
+                        "a custom resource written at another served version, read at its storage version",
+                        WIDGETS_BETA,
+                        widget.formatted("w3").replace("example.com/v1", "example.com/v1beta1"),
+                        WIDGETS),
+                new Case(
+                        "a cluster-scoped object",
+                        "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+                        """
                         {"metadata":{"name":"bytes-reader"},"rules":[{"apiGroups":[""],"resources":["pods"],
                          "verbs":["get","list","watch"]}]}""",
                         "/apis/rbac.authorization.k8s.io/v1/clusterroles"));
 
         for (Case c : cases) {
             ApiClient.Reply created = api.post(c.collection(), c.body());
-            assertThat(created.code()).as("%s: %s", c.description(), created.raw()).isEqualTo(201);
+            assertThat(created.code())
+                    .as("%s: %s", c.description(), created.raw())
+                    .isEqualTo(201);
             ObjectNode stored = (ObjectNode) PLAIN.readTree(created.raw());
-            assertThat(PLAIN.writeValueAsString(stored)).as("%s: the create answer is Jackson's serialization",
-                    c.description()).isEqualTo(created.raw());
+            assertThat(PLAIN.writeValueAsString(stored))
+                    .as("%s: the create answer is Jackson's serialization", c.description())
+                    .isEqualTo(created.raw());
             // The object as the read path serves it: a custom resource's apiVersion is the one read at.
             ObjectNode served = stored.deepCopy();
             served.put("apiVersion", apiVersionOf(c.readCollection(), stored));
@@ -84,34 +103,42 @@ class SerializedObjectsIT extends EmbeddedServerTest {
             String rv = stored.at("/metadata/resourceVersion").asString();
 
             byte[] get = getBytes(c.readCollection() + "/" + name);
-            assertThat(new String(get, StandardCharsets.UTF_8)).as("%s: GET", c.description())
+            assertThat(new String(get, StandardCharsets.UTF_8))
+                    .as("%s: GET", c.description())
                     .isEqualTo(PLAIN.writeValueAsString(served));
 
             byte[] list = getBytes(c.readCollection() + "?fieldSelector=metadata.name%3D" + name);
             ObjectNode expectedList = listOf(c.readCollection(), list, served);
-            assertThat(new String(list, StandardCharsets.UTF_8)).as("%s: list", c.description())
+            assertThat(new String(list, StandardCharsets.UTF_8))
+                    .as("%s: list", c.description())
                     .isEqualTo(PLAIN.writeValueAsString(expectedList));
 
             try (RawWatch watch = watch(c.readCollection() + "?watch=true&fieldSelector=metadata.name%3D" + name)) {
-                assertThat(watch.nextLine()).as("%s: watch event", c.description())
+                assertThat(watch.nextLine())
+                        .as("%s: watch event", c.description())
                         .isEqualTo(eventLine("ADDED", served));
             }
-            assertThat(api.get(c.readCollection() + "/" + name).body().at("/metadata/resourceVersion").asString())
+            assertThat(api.get(c.readCollection() + "/" + name)
+                            .body()
+                            .at("/metadata/resourceVersion")
+                            .asString())
                     .as("%s: unchanged meanwhile, so all answers showed the created version", c.description())
                     .isEqualTo(rv);
         }
 
         // Several items: separators and every item's fields as Jackson writes them.
-        api.create("/api/v1/namespaces/bytes/pods", "{\"metadata\":{\"name\":\"q\"},\"spec\":{\"containers\":"
-                + "[{\"name\":\"c\",\"image\":\"busybox\",\"command\":[\"sh\",\"-c\",\"echo \\\"hi\\\"\"]}]}}");
+        api.create(
+                "/api/v1/namespaces/bytes/pods",
+                "{\"metadata\":{\"name\":\"q\"},\"spec\":{\"containers\":"
+                        + "[{\"name\":\"c\",\"image\":\"busybox\",\"command\":[\"sh\",\"-c\",\"echo \\\"hi\\\"\"]}]}}");
         byte[] pods = getBytes("/api/v1/namespaces/bytes/pods");
         List<ObjectNode> items = new ArrayList<>();
         for (String name : List.of("p", "q")) {
             items.add((ObjectNode) PLAIN.readTree(getBytes("/api/v1/namespaces/bytes/pods/" + name)));
         }
         assertThat(new String(pods, StandardCharsets.UTF_8))
-                .isEqualTo(PLAIN.writeValueAsString(listOf("/api/v1/namespaces/bytes/pods", pods,
-                        items.toArray(ObjectNode[]::new))));
+                .isEqualTo(PLAIN.writeValueAsString(
+                        listOf("/api/v1/namespaces/bytes/pods", pods, items.toArray(ObjectNode[]::new))));
 
         // A page: its metadata carries the continue token and remainingItemCount before the items.
         byte[] page = getBytes("/api/v1/namespaces/bytes/pods?limit=1");
@@ -127,35 +154,42 @@ class SerializedObjectsIT extends EmbeddedServerTest {
         String path = "/api/v1/namespaces/default/configmaps";
         ApiClient.Reply created = api.post(path, "{\"metadata\":{\"name\":\"counter\"},\"data\":{\"n\":\"0\"}}");
         assertThat(created.code()).isEqualTo(201);
-        String rv = PLAIN.readTree(created.raw()).at("/metadata/resourceVersion").asString();
+        String rv =
+                PLAIN.readTree(created.raw()).at("/metadata/resourceVersion").asString();
         try (RawWatch watch = watch(path + "?watch=true&resourceVersion=" + rv);
-                RawWatch byName = watch(path + "?watch=true&fieldSelector=metadata.name%3Dcounter&resourceVersion=" + rv)) {
+                RawWatch byName =
+                        watch(path + "?watch=true&fieldSelector=metadata.name%3Dcounter&resourceVersion=" + rv)) {
             for (int i = 1; i <= 20; i++) {
                 // Read every form first, so each version's bytes are cached before the next write.
                 assertThat(getBytes(path + "/counter")).isNotEmpty();
                 assertThat(getBytes(path)).isNotEmpty();
-                ApiClient.Reply updated = api.request("PATCH", path + "/counter", "application/merge-patch+json",
-                        "{\"data\":{\"n\":\"" + i + "\"}}");
+                ApiClient.Reply updated = api.request(
+                        "PATCH", path + "/counter", "application/merge-patch+json", "{\"data\":{\"n\":\"" + i + "\"}}");
                 assertThat(updated.code()).as(updated.raw()).isEqualTo(200);
                 ObjectNode stored = (ObjectNode) PLAIN.readTree(updated.raw());
                 assertThat(stored.at("/data/n").asString()).isEqualTo(Integer.toString(i));
 
-                assertThat(new String(getBytes(path + "/counter"), StandardCharsets.UTF_8)).as("GET after update %d", i)
+                assertThat(new String(getBytes(path + "/counter"), StandardCharsets.UTF_8))
+                        .as("GET after update %d", i)
                         .isEqualTo(updated.raw());
                 byte[] list = getBytes(path + "?fieldSelector=metadata.name%3Dcounter");
-                assertThat(new String(list, StandardCharsets.UTF_8)).as("list after update %d", i)
+                assertThat(new String(list, StandardCharsets.UTF_8))
+                        .as("list after update %d", i)
                         .isEqualTo(PLAIN.writeValueAsString(listOf(path, list, stored)));
                 assertThat(watch.nextLine()).as("watch event of update %d", i).isEqualTo(eventLine("MODIFIED", stored));
-                assertThat(byName.nextLine()).as("filtered watch event of update %d", i)
+                assertThat(byName.nextLine())
+                        .as("filtered watch event of update %d", i)
                         .isEqualTo(eventLine("MODIFIED", stored));
             }
             ApiClient.Reply deleted = api.delete(path + "/counter");
             assertThat(deleted.code()).as(deleted.raw()).isEqualTo(200);
             ObjectNode last = (ObjectNode) PLAIN.readTree(deleted.raw());
             assertThat(last.at("/data/n").asString()).as("the last state").isEqualTo("20");
-            assertThat(watch.nextLine()).as("the DELETED event carries the last state")
+            assertThat(watch.nextLine())
+                    .as("the DELETED event carries the last state")
                     .isEqualTo(eventLine("DELETED", last));
-            assertThat(byName.nextLine()).as("the filtered DELETED event carries the last state")
+            assertThat(byName.nextLine())
+                    .as("the filtered DELETED event carries the last state")
                     .isEqualTo(eventLine("DELETED", last));
         }
     }
@@ -207,7 +241,8 @@ class SerializedObjectsIT extends EmbeddedServerTest {
         ObjectNode list = PLAIN.createObjectNode();
         list.put("kind", items[0].get("kind").asString() + "List");
         list.put("apiVersion", apiVersionOf(collection, items[0]));
-        list.putObject("metadata").put("resourceVersion", actual.at("/metadata/resourceVersion").asString());
+        list.putObject("metadata")
+                .put("resourceVersion", actual.at("/metadata/resourceVersion").asString());
         var array = list.putArray("items");
         for (ObjectNode item : items) {
             ObjectNode copy = item.deepCopy();
@@ -230,9 +265,14 @@ class SerializedObjectsIT extends EmbeddedServerTest {
 
     private byte[] getBytes(String path) {
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + path))
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            assertThat(r.statusCode()).as("GET %s: %s", path, new String(r.body(), StandardCharsets.UTF_8))
+            HttpResponse<byte[]> r = http.send(
+                    HttpRequest.newBuilder(URI.create(server.url() + path))
+                            .timeout(Duration.ofSeconds(30))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(r.statusCode())
+                    .as("GET %s: %s", path, new String(r.body(), StandardCharsets.UTF_8))
                     .isEqualTo(200);
             return r.body();
         } catch (IOException e) {
@@ -245,8 +285,11 @@ class SerializedObjectsIT extends EmbeddedServerTest {
 
     private RawWatch watch(String path) {
         try {
-            HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(server.url() + path)).GET()
-                    .build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r = http.send(
+                    HttpRequest.newBuilder(URI.create(server.url() + path))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
             assertThat(r.statusCode()).as("watch %s", path).isEqualTo(200);
             return new RawWatch(r.body());
         } catch (IOException e) {

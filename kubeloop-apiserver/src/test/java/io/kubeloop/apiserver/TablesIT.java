@@ -42,13 +42,25 @@ class TablesIT extends EmbeddedServerTest {
         assertThat(table.get("kind").asString()).isEqualTo("Table");
         assertThat(table.get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1");
         assertThat(table.get("metadata").get("resourceVersion").asString()).isNotEmpty();
-        assertThat(table.get("columnDefinitions")).extracting(c -> c.get("name").asString()).containsExactly("Name",
-                "Ready", "Status", "Restarts", "Age", "IP", "Node", "Nominated Node", "Readiness Gates");
-        assertThat(table.get("columnDefinitions")).extracting(c -> c.get("priority").asInt())
+        assertThat(table.get("columnDefinitions"))
+                .extracting(c -> c.get("name").asString())
+                .containsExactly(
+                        "Name",
+                        "Ready",
+                        "Status",
+                        "Restarts",
+                        "Age",
+                        "IP",
+                        "Node",
+                        "Nominated Node",
+                        "Readiness Gates");
+        assertThat(table.get("columnDefinitions"))
+                .extracting(c -> c.get("priority").asInt())
                 .containsExactly(0, 0, 0, 0, 0, 1, 1, 1, 1);
         JsonNode row = table.get("rows").get(0);
-        assertThat(row.get("cells").toString()).isEqualTo(
-                "[\"web-1\",\"1/1\",\"Running\",\"0\",\"3m12s\",\"10.0.0.7\",\"node-1\",\"<none>\",\"<none>\"]");
+        assertThat(row.get("cells").toString())
+                .isEqualTo(
+                        "[\"web-1\",\"1/1\",\"Running\",\"0\",\"3m12s\",\"10.0.0.7\",\"node-1\",\"<none>\",\"<none>\"]");
         JsonNode object = row.get("object");
         assertThat(object.get("kind").asString()).isEqualTo("PartialObjectMetadata");
         assertThat(object.get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1");
@@ -60,20 +72,34 @@ class TablesIT extends EmbeddedServerTest {
     @Test
     void plainJsonUnlessATableComesFirst() {
         runningPod("default", "web-1");
-        assertThat(api.get("/api/v1/namespaces/default/pods").body().get("kind").asString()).isEqualTo("PodList");
-        assertThat(api.get("/api/v1/namespaces/default/pods", "application/json").body().get("kind").asString())
+        assertThat(api.get("/api/v1/namespaces/default/pods").body().get("kind").asString())
                 .isEqualTo("PodList");
-        assertThat(api.get("/api/v1/namespaces/default/pods",
-                "application/json,application/json;as=Table;v=v1;g=meta.k8s.io").body().get("kind").asString())
+        assertThat(api.get("/api/v1/namespaces/default/pods", "application/json")
+                        .body()
+                        .get("kind")
+                        .asString())
                 .isEqualTo("PodList");
-        assertThat(api.get("/api/v1/namespaces/default/pods/web-1", "application/json, */*").body().get("kind")
-                .asString()).isEqualTo("Pod");
-        JsonNode beta = api.get("/api/v1/namespaces/default/pods",
-                "application/json;as=Table;v=v1beta1;g=meta.k8s.io").body();
+        assertThat(api.get(
+                                "/api/v1/namespaces/default/pods",
+                                "application/json,application/json;as=Table;v=v1;g=meta.k8s.io")
+                        .body()
+                        .get("kind")
+                        .asString())
+                .isEqualTo("PodList");
+        assertThat(api.get("/api/v1/namespaces/default/pods/web-1", "application/json, */*")
+                        .body()
+                        .get("kind")
+                        .asString())
+                .isEqualTo("Pod");
+        JsonNode beta = api.get("/api/v1/namespaces/default/pods", "application/json;as=Table;v=v1beta1;g=meta.k8s.io")
+                .body();
         assertThat(beta.get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1beta1");
-        assertThat(beta.get("rows").get(0).get("object").get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1beta1");
-        JsonNode unknownVersionSkipped = api.get("/api/v1/namespaces/default/pods",
-                "application/json;as=Table;v=v2;g=meta.k8s.io,application/json").body();
+        assertThat(beta.get("rows").get(0).get("object").get("apiVersion").asString())
+                .isEqualTo("meta.k8s.io/v1beta1");
+        JsonNode unknownVersionSkipped = api.get(
+                        "/api/v1/namespaces/default/pods",
+                        "application/json;as=Table;v=v2;g=meta.k8s.io,application/json")
+                .body();
         assertThat(unknownVersionSkipped.get("kind").asString()).isEqualTo("PodList");
     }
 
@@ -86,43 +112,64 @@ class TablesIT extends EmbeddedServerTest {
         assertThat(reply.body().get("metadata").get("resourceVersion").asString())
                 .isEqualTo(pod.get("metadata").get("resourceVersion").asString());
         assertThat(reply.body().get("rows")).hasSize(1);
-        assertThat(reply.body().get("rows").get(0).get("cells").get(0).asString()).isEqualTo("web-1");
+        assertThat(reply.body().get("rows").get(0).get("cells").get(0).asString())
+                .isEqualTo("web-1");
 
         api.create("/apis/apps/v1/namespaces/default/deployments", """
                 {"metadata":{"name":"web"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},
                  "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[
                    {"name":"nginx","image":"nginx:1.25"}]}}}}
                 """);
-        JsonNode deploy = api.get("/apis/apps/v1/namespaces/default/deployments/web", TABLE).body();
+        JsonNode deploy = api.get("/apis/apps/v1/namespaces/default/deployments/web", TABLE)
+                .body();
         assertThat(deploy.get("rows").get(0).get("cells").toString())
                 .isEqualTo("[\"web\",\"0/3\",0,0,\"0s\",\"nginx\",\"nginx:1.25\",\"app=web\"]");
-        JsonNode scale = api.get("/apis/apps/v1/namespaces/default/deployments/web/scale", TABLE).body();
-        assertThat(scale.get("columnDefinitions")).extracting(c -> c.get("name").asString())
+        JsonNode scale = api.get("/apis/apps/v1/namespaces/default/deployments/web/scale", TABLE)
+                .body();
+        assertThat(scale.get("columnDefinitions"))
+                .extracting(c -> c.get("name").asString())
                 .containsExactly("Name", "Desired", "Available", "Age");
         assertThat(scale.get("rows").get(0).get("cells").toString()).isEqualTo("[\"web\",3,0,\"0s\"]");
 
-        assertThat(api.get("/api/v1/namespaces/default/pods/nope", TABLE).code()).isEqualTo(404);
+        assertThat(api.get("/api/v1/namespaces/default/pods/nope", TABLE).code())
+                .isEqualTo(404);
     }
 
     @Test
     void includeObjectVariants() {
         runningPod("default", "web-1");
         String pods = "/api/v1/namespaces/default/pods";
-        assertThat(api.get(pods + "?includeObject=None", TABLE).body().get("rows").get(0).get("object").isNull())
+        assertThat(api.get(pods + "?includeObject=None", TABLE)
+                        .body()
+                        .get("rows")
+                        .get(0)
+                        .get("object")
+                        .isNull())
                 .isTrue();
-        JsonNode whole = api.get(pods + "?includeObject=Object", TABLE).body().get("rows").get(0).get("object");
+        JsonNode whole = api.get(pods + "?includeObject=Object", TABLE)
+                .body()
+                .get("rows")
+                .get(0)
+                .get("object");
         assertThat(whole.get("kind").asString()).isEqualTo("Pod");
         assertThat(whole.get("apiVersion").asString()).isEqualTo("v1");
         assertThat(whole.get("status").get("phase").asString()).isEqualTo("Running");
-        JsonNode metadata = api.get(pods + "?includeObject=Metadata", TABLE).body().get("rows").get(0).get("object");
+        JsonNode metadata = api.get(pods + "?includeObject=Metadata", TABLE)
+                .body()
+                .get("rows")
+                .get(0)
+                .get("object");
         assertThat(metadata.get("kind").asString()).isEqualTo("PartialObjectMetadata");
 
         Reply bad = api.get(pods + "?includeObject=All", TABLE);
         assertThat(bad.code()).isEqualTo(400);
         assertThat(bad.body().get("reason").asString()).isEqualTo("BadRequest");
-        assertThat(bad.body().get("message").asString()).isEqualTo("Unable to convert to Table as requested: "
-                + "includeObject: Invalid value: \"All\": must be 'Metadata', 'Object', 'None', or empty");
-        assertThat(api.get(pods + "?includeObject=All").code()).as("ignored without a Table Accept").isEqualTo(200);
+        assertThat(bad.body().get("message").asString())
+                .isEqualTo("Unable to convert to Table as requested: "
+                        + "includeObject: Invalid value: \"All\": must be 'Metadata', 'Object', 'None', or empty");
+        assertThat(api.get(pods + "?includeObject=All").code())
+                .as("ignored without a Table Accept")
+                .isEqualTo(200);
     }
 
     @Test
@@ -134,22 +181,35 @@ class TablesIT extends EmbeddedServerTest {
         assertThat(first.get("rows")).hasSize(2);
         assertThat(first.get("metadata").get("remainingItemCount").asLong()).isEqualTo(1);
         String next = first.get("metadata").get("continue").asString();
-        JsonNode second = api.get("/api/v1/pods?limit=2&continue=" + next, TABLE).body();
+        JsonNode second =
+                api.get("/api/v1/pods?limit=2&continue=" + next, TABLE).body();
         assertThat(second.get("rows")).hasSize(1);
         assertThat(second.get("metadata").has("continue")).isFalse();
-        assertThat(first.get("rows")).extracting(r -> r.get("object").get("metadata").get("namespace").asString()
-                + "/" + r.get("cells").get(0).asString()).containsExactly("default/a", "default/c");
-        assertThat(second.get("rows").get(0).get("object").get("metadata").get("namespace").asString())
+        assertThat(first.get("rows"))
+                .extracting(
+                        r -> r.get("object").get("metadata").get("namespace").asString() + "/"
+                                + r.get("cells").get(0).asString())
+                .containsExactly("default/a", "default/c");
+        assertThat(second.get("rows")
+                        .get(0)
+                        .get("object")
+                        .get("metadata")
+                        .get("namespace")
+                        .asString())
                 .isEqualTo("kube-system");
     }
 
     @Test
     void otherKindsGetTheirPrinterOrTheDefaultTable() {
         JsonNode namespaces = api.get("/api/v1/namespaces", TABLE).body();
-        assertThat(namespaces.get("columnDefinitions")).extracting(c -> c.get("name").asString())
+        assertThat(namespaces.get("columnDefinitions"))
+                .extracting(c -> c.get("name").asString())
                 .containsExactly("Name", "Status", "Age");
-        assertThat(namespaces.get("rows")).extracting(r -> r.get("cells").get(1).asString()).containsOnly("Active");
-        JsonNode empty = api.get("/apis/apps/v1/namespaces/default/deployments", TABLE).body();
+        assertThat(namespaces.get("rows"))
+                .extracting(r -> r.get("cells").get(1).asString())
+                .containsOnly("Active");
+        JsonNode empty =
+                api.get("/apis/apps/v1/namespaces/default/deployments", TABLE).body();
         assertThat(empty.get("rows")).isEmpty();
         assertThat(empty.get("columnDefinitions")).hasSize(8);
     }
@@ -177,7 +237,9 @@ class TablesIT extends EmbeddedServerTest {
             JsonNode later = deleted.get("object");
             assertThat(later.get("kind").asString()).isEqualTo("Table");
             assertThat(later.has("columnDefinitions")).isTrue();
-            assertThat(later.get("columnDefinitions").isNull()).as("no headers after the first event").isTrue();
+            assertThat(later.get("columnDefinitions").isNull())
+                    .as("no headers after the first event")
+                    .isTrue();
             assertThat(later.get("rows").get(0).get("cells").get(0).asString()).isEqualTo("a");
             assertThat(later.get("rows").get(0).get("object").get("kind").asString())
                     .isEqualTo("PartialObjectMetadata");
@@ -197,22 +259,37 @@ class TablesIT extends EmbeddedServerTest {
             assertThat(error.get("object").get("code").asInt()).isEqualTo(410);
         }
         Reply bad = api.get("/api/v1/namespaces/default/pods?watch=1&includeObject=x", TABLE);
-        assertThat(bad.code()).as("a bad includeObject fails before the stream starts").isEqualTo(400);
+        assertThat(bad.code())
+                .as("a bad includeObject fails before the stream starts")
+                .isEqualTo(400);
     }
 
     @Test
     void bookmarksOfATableWatchAreTablesToo() throws Exception {
         runningPod("default", "a");
-        try (Watch w = api.watch("/api/v1/namespaces/default/pods?watch=1&sendInitialEvents=true"
-                + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", TABLE)) {
+        try (Watch w = api.watch(
+                "/api/v1/namespaces/default/pods?watch=1&sendInitialEvents=true"
+                        + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
+                TABLE)) {
             JsonNode added = w.next();
             assertThat(added.get("object").get("columnDefinitions")).hasSize(9);
             JsonNode bookmark = w.next();
             assertThat(bookmark.get("type").asString()).isEqualTo("BOOKMARK");
             assertThat(bookmark.get("object").get("kind").asString()).isEqualTo("Table");
-            assertThat(bookmark.get("object").get("metadata").get("resourceVersion").asString()).isNotEmpty();
-            assertThat(bookmark.get("object").get("rows").get(0).get("object").get("metadata").get("annotations")
-                    .get("k8s.io/initial-events-end").asString()).isEqualTo("true");
+            assertThat(bookmark.get("object")
+                            .get("metadata")
+                            .get("resourceVersion")
+                            .asString())
+                    .isNotEmpty();
+            assertThat(bookmark.get("object")
+                            .get("rows")
+                            .get(0)
+                            .get("object")
+                            .get("metadata")
+                            .get("annotations")
+                            .get("k8s.io/initial-events-end")
+                            .asString())
+                    .isEqualTo("true");
         }
     }
 }

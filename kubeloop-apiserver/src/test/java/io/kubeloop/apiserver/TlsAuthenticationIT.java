@@ -18,10 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** HTTPS and authentication of the embedded server, over real TLS with a client that trusts only its CA. */
 class TlsAuthenticationIT {
 
-    static final String UNAUTHORIZED = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-            + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
+    static final String UNAUTHORIZED =
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
 
     private EmbeddedApiServer server;
+
     @TempDir
     Path dir;
 
@@ -37,7 +39,8 @@ class TlsAuthenticationIT {
     }
 
     private HttpResponse<String> get(HttpClient client, String path, String authorization) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(server.url().resolve(path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(server.url().resolve(path)).timeout(Duration.ofSeconds(30));
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -49,47 +52,68 @@ class TlsAuthenticationIT {
         server = EmbeddedApiServer.builder().tls().start();
         assertThat(server.url().getScheme()).isEqualTo("https");
         String kubeconfig = server.kubeconfig();
-        assertThat(kubeconfig).contains("server: " + server.url()).contains("certificate-authority-data: ")
-                .contains("client-certificate-data: ").contains("client-key-data: ")
+        assertThat(kubeconfig)
+                .contains("server: " + server.url())
+                .contains("certificate-authority-data: ")
+                .contains("client-certificate-data: ")
+                .contains("client-key-data: ")
                 .doesNotContain("insecure-skip-tls-verify");
 
         TlsClient.Reply namespaces = TlsClient.fromKubeconfig(kubeconfig).get("/api/v1/namespaces");
         assertThat(namespaces.code()).as(namespaces.body()).isEqualTo(200);
         assertThat(namespaces.body()).contains("kube-system");
 
-        TlsClient.Reply created = TlsClient.fromKubeconfig(kubeconfig).send(HttpRequest.newBuilder(
-                server.url().resolve("/api/v1/namespaces/default/configmaps")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"c\"},\"data\":{\"k\":\"v\"}}")));
+        TlsClient.Reply created = TlsClient.fromKubeconfig(kubeconfig)
+                .send(HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"metadata\":{\"name\":\"c\"},\"data\":{\"k\":\"v\"}}")));
         assertThat(created.code()).as(created.body()).isEqualTo(201);
     }
 
     @Test
     void aWatchStreamsOverTls() throws Exception {
-        server = EmbeddedApiServer.builder().tls().token("alice", "alice-token-0123456789").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("alice", "alice-token-0123456789")
+                .start();
         HttpClient client = anonymous();
-        HttpResponse<java.util.stream.Stream<String>> watch = client.send(HttpRequest.newBuilder(
-                server.url().resolve("/api/v1/namespaces/default/configmaps?watch=true"))
-                .header("Authorization", "Bearer alice-token-0123456789").build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<java.util.stream.Stream<String>> watch = client.send(
+                HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps?watch=true"))
+                        .header("Authorization", "Bearer alice-token-0123456789")
+                        .build(),
+                HttpResponse.BodyHandlers.ofLines());
         assertThat(watch.statusCode()).isEqualTo(200);
         java.util.concurrent.CompletableFuture<String> first = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> watch.body().findFirst().orElse(""));
-        HttpResponse<String> created = client.send(HttpRequest.newBuilder(
-                server.url().resolve("/api/v1/namespaces/default/configmaps")).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer alice-token-0123456789")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"w\"}}")).build(),
+        HttpResponse<String> created = client.send(
+                HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps"))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer alice-token-0123456789")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"w\"}}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS)).contains("\"type\":\"ADDED\"").contains("\"name\":\"w\"");
+        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                .contains("\"type\":\"ADDED\"")
+                .contains("\"name\":\"w\"");
     }
 
     @Test
     void aValidTokenIsAcceptedAndAMissingOrWrongOneGets401() throws Exception {
-        server = EmbeddedApiServer.builder().tls().token("alice", "alice-token-0123456789", "devs").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("alice", "alice-token-0123456789", "devs")
+                .start();
         HttpClient client = anonymous();
 
-        assertThat(get(client, "/api/v1/namespaces", "Bearer alice-token-0123456789").statusCode()).isEqualTo(200);
-        assertThat(get(client, "/api/v1/namespaces", "bearer alice-token-0123456789").statusCode())
-                .as("the scheme is case-insensitive").isEqualTo(200);
+        assertThat(get(client, "/api/v1/namespaces", "Bearer alice-token-0123456789")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(get(client, "/api/v1/namespaces", "bearer alice-token-0123456789")
+                        .statusCode())
+                .as("the scheme is case-insensitive")
+                .isEqualTo(200);
         TlsClient.Reply viaKubeconfig = TlsClient.fromKubeconfig(server.kubeconfigForToken("alice-token-0123456789"))
                 .get("/apis/apps/v1/namespaces/default/deployments");
         assertThat(viaKubeconfig.code()).as(viaKubeconfig.body()).isEqualTo(200);
@@ -100,12 +124,16 @@ class TlsAuthenticationIT {
             assertThat(r.body()).isEqualTo(UNAUTHORIZED);
             assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
         }
-        HttpResponse<String> post = client.send(HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"x\"}}")).build(),
+        HttpResponse<String> post = client.send(
+                HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"x\"}}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).isEqualTo(401);
-        assertThat(get(client, "/api/v1/namespaces/x", "Bearer alice-token-0123456789").statusCode())
-                .as("the unauthenticated create did nothing").isEqualTo(404);
+        assertThat(get(client, "/api/v1/namespaces/x", "Bearer alice-token-0123456789")
+                        .statusCode())
+                .as("the unauthenticated create did nothing")
+                .isEqualTo(404);
     }
 
     @Test
@@ -121,7 +149,8 @@ class TlsAuthenticationIT {
             assertThat(r.body()).isEqualTo(UNAUTHORIZED);
         }
         assertThat(get(client, "/healthz", "Bearer not-a-token").statusCode())
-                .as("presented credentials that fail are refused even where anonymous requests pass").isEqualTo(401);
+                .as("presented credentials that fail are refused even where anonymous requests pass")
+                .isEqualTo(401);
     }
 
     @Test
@@ -129,7 +158,8 @@ class TlsAuthenticationIT {
         server = EmbeddedApiServer.builder().tls().start();
         Path kubeconfig = server.writeKubeconfigFor(dir.resolve("bob/kubeconfig"), "bob", "devs", "ops");
         assertThat(Files.getPosixFilePermissions(kubeconfig)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
-        TlsClient.Reply r = TlsClient.fromKubeconfig(Files.readString(kubeconfig)).get("/api/v1/namespaces/default");
+        TlsClient.Reply r =
+                TlsClient.fromKubeconfig(Files.readString(kubeconfig)).get("/api/v1/namespaces/default");
         assertThat(r.code()).as(r.body()).isEqualTo(200);
         Path admin = server.writeKubeconfig(dir.resolve("admin"));
         assertThat(Files.getPosixFilePermissions(admin)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
@@ -140,10 +170,14 @@ class TlsAuthenticationIT {
         server = EmbeddedApiServer.builder().tls().start();
         try (EmbeddedApiServer other = EmbeddedApiServer.builder().tls().start()) {
             // other's admin key and certificate, but trusting this server's CA
-            TlsClient foreign = TlsClient.fromKubeconfig(other.kubeconfig().replace(
-                    "server: " + other.url(), "server: " + server.url()).replaceFirst(
-                    "certificate-authority-data: \\S+", "certificate-authority-data: " + java.util.Base64.getEncoder()
-                            .encodeToString(pem(server.certificateAuthority()).getBytes())));
+            TlsClient foreign = TlsClient.fromKubeconfig(other.kubeconfig()
+                    .replace("server: " + other.url(), "server: " + server.url())
+                    .replaceFirst(
+                            "certificate-authority-data: \\S+",
+                            "certificate-authority-data: "
+                                    + java.util.Base64.getEncoder()
+                                            .encodeToString(pem(server.certificateAuthority())
+                                                    .getBytes())));
             assertThatThrownBy(() -> foreign.get("/api/v1/namespaces")).isInstanceOf(java.io.IOException.class);
         }
     }
@@ -151,11 +185,16 @@ class TlsAuthenticationIT {
     @Test
     void theServerCertificateIsOnlyTrustedThroughItsOwnCa() throws Exception {
         server = EmbeddedApiServer.builder().tls().start();
-        HttpClient defaultTrust = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        assertThatThrownBy(() -> get(defaultTrust, "/healthz", null)).isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
+        HttpClient defaultTrust =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        assertThatThrownBy(() -> get(defaultTrust, "/healthz", null))
+                .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
         // localhost is one of the serving certificate's names, checked by hostname verification
-        HttpResponse<String> viaName = anonymous().send(HttpRequest.newBuilder(
-                URI.create("https://localhost:" + server.port() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> viaName = anonymous()
+                .send(
+                        HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/healthz"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(viaName.body()).isEqualTo("ok");
     }
 
@@ -171,8 +210,8 @@ class TlsAuthenticationIT {
             ks.setCertificateEntry("ca", server.certificateAuthority());
             tmf.init(ks);
             ctx.init(null, tmf.getTrustManagers(), null);
-            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) ctx.getSocketFactory()
-                    .createSocket("127.0.0.1", server.port())) {
+            try (javax.net.ssl.SSLSocket socket =
+                    (javax.net.ssl.SSLSocket) ctx.getSocketFactory().createSocket("127.0.0.1", server.port())) {
                 socket.setEnabledProtocols(new String[] {protocol});
                 socket.startHandshake();
                 assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
@@ -185,28 +224,35 @@ class TlsAuthenticationIT {
         Path caDir = dir.resolve("ca");
         server = EmbeddedApiServer.builder().tls(caDir).start();
         String bob = server.kubeconfigFor("bob");
-        assertThat(Files.getPosixFilePermissions(caDir.resolve("ca.key"))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(Files.getPosixFilePermissions(caDir.resolve("ca.key")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(Files.readString(caDir.resolve("ca.crt"))).startsWith("-----BEGIN CERTIFICATE-----");
         server.close();
 
         server = EmbeddedApiServer.builder().tls(caDir).start();
         TlsClient.Reply r = TlsClient.fromKubeconfig(bob.replaceFirst("server: \\S+", "server: " + server.url()))
                 .get("/api/v1/namespaces");
-        assertThat(r.code()).as("a kubeconfig minted before the restart still verifies and logs in").isEqualTo(200);
+        assertThat(r.code())
+                .as("a kubeconfig minted before the restart still verifies and logs in")
+                .isEqualTo(200);
     }
 
     @Test
     void badSettingsAreReportedPlainly() throws Exception {
         assertThatThrownBy(() -> EmbeddedApiServer.builder().token("a", "t0ken").start())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("tls()");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tls()");
         assertThatThrownBy(() -> EmbeddedApiServer.builder().token("a", "bad token"))
-                .hasMessageContaining("token for user a").hasMessageContaining("position 4");
+                .hasMessageContaining("token for user a")
+                .hasMessageContaining("position 4");
         server = EmbeddedApiServer.builder().start();
-        assertThatThrownBy(() -> server.kubeconfigFor("bob")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> server.kubeconfigFor("bob"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("tls()");
         server.close();
         server = EmbeddedApiServer.builder().tls().token("a", "good-token").start();
-        assertThatThrownBy(() -> server.kubeconfigForToken("other-token")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> server.kubeconfigForToken("other-token"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageNotContaining("other-token");
 
         Path caDir = Files.createDirectories(dir.resolve("half"));
@@ -219,13 +265,15 @@ class TlsAuthenticationIT {
     void plainHttpStaysOpenAsBefore() throws Exception {
         server = EmbeddedApiServer.builder().start();
         assertThat(server.url().getScheme()).isEqualTo("http");
-        assertThat(server.kubeconfig()).doesNotContain("certificate-authority-data").contains("user: {}");
+        assertThat(server.kubeconfig())
+                .doesNotContain("certificate-authority-data")
+                .contains("user: {}");
         ApiClient.Reply r = new ApiClient(server.url()).get("/api/v1/namespaces");
         assertThat(r.code()).isEqualTo(200);
     }
 
     static String pem(java.security.cert.X509Certificate cert) throws Exception {
-        return "-----BEGIN CERTIFICATE-----\n" + java.util.Base64.getMimeEncoder().encodeToString(cert.getEncoded())
-                + "\n-----END CERTIFICATE-----\n";
+        return "-----BEGIN CERTIFICATE-----\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(cert.getEncoded()) + "\n-----END CERTIFICATE-----\n";
     }
 }

@@ -3,24 +3,24 @@ package io.kubeloop.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.AlgorithmParameters;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.math.BigInteger;
-import java.security.AlgorithmParameters;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPrivateKeySpec;
-import java.util.Arrays;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -51,10 +51,14 @@ final class TlsClient {
         JsonNode doc = YAMLMapper.builder().build().readTree(kubeconfig);
         JsonNode cluster = doc.get("clusters").get(0).get("cluster");
         JsonNode user = doc.get("users").get(0).get("user");
-        X509Certificate ca = certificate(decode(cluster.get("certificate-authority-data").asString()));
+        X509Certificate ca =
+                certificate(decode(cluster.get("certificate-authority-data").asString()));
         X509Certificate cert = user.has("client-certificate-data")
-                ? certificate(decode(user.get("client-certificate-data").asString())) : null;
-        PrivateKey key = user.has("client-key-data") ? key(decode(user.get("client-key-data").asString())) : null;
+                ? certificate(decode(user.get("client-certificate-data").asString()))
+                : null;
+        PrivateKey key = user.has("client-key-data")
+                ? key(decode(user.get("client-key-data").asString()))
+                : null;
         String token = user.has("token") ? user.get("token").asString() : null;
         return new TlsClient(URI.create(cluster.get("server").asString()), client(ca, cert, key), token);
     }
@@ -76,7 +80,10 @@ final class TlsClient {
         }
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(5)).build();
+        return HttpClient.newBuilder()
+                .sslContext(ssl)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
     }
 
     Reply get(String path) throws Exception {
@@ -87,8 +94,8 @@ final class TlsClient {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         return new Reply(r.statusCode(), r.body());
     }
 
@@ -98,10 +105,13 @@ final class TlsClient {
     }
 
     /** A request with extra headers, answered as {@link ApiClient} answers. */
-    ApiClient.Reply request(String method, String path, String contentType, String body,
-            java.util.Map<String, String> headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path)).method(method,
-                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    ApiClient.Reply request(
+            String method, String path, String contentType, String body, java.util.Map<String, String> headers)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(server.resolve(path))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }
@@ -126,7 +136,8 @@ final class TlsClient {
     }
 
     static X509Certificate certificate(byte[] pem) throws Exception {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
+        return (X509Certificate)
+                CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
     }
 
     /** A P-256 key from SEC 1 PEM ({@code EC PRIVATE KEY}): the 32-byte secret sits at offset 7. */
@@ -137,7 +148,9 @@ final class TlsClient {
         assertThat(new byte[] {der[2], der[3], der[4], der[5], der[6]}).containsExactly(0x02, 0x01, 0x01, 0x04, 0x20);
         AlgorithmParameters p256 = AlgorithmParameters.getInstance("EC");
         p256.init(new ECGenParameterSpec("secp256r1"));
-        return KeyFactory.getInstance("EC").generatePrivate(new ECPrivateKeySpec(
-                new BigInteger(1, Arrays.copyOfRange(der, 7, 39)), p256.getParameterSpec(ECParameterSpec.class)));
+        return KeyFactory.getInstance("EC")
+                .generatePrivate(new ECPrivateKeySpec(
+                        new BigInteger(1, Arrays.copyOfRange(der, 7, 39)),
+                        p256.getParameterSpec(ECParameterSpec.class)));
     }
 }

@@ -3,16 +3,16 @@ package io.kubeloop.bench;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -78,8 +78,9 @@ public class ApiServerBenchmark {
             out.write("GET /version HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            String status = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.US_ASCII)).readLine();
+            String status = new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
             if (status == null || !status.startsWith("HTTP/1.1 200")) {
                 throw new IllegalStateException("GET /version answered " + status);
             }
@@ -105,9 +106,11 @@ public class ApiServerBenchmark {
 
     private static long create(Running s) throws Exception {
         String body = "{\"metadata\":{\"name\":\"cm-" + s.names.incrementAndGet() + "\"},\"data\":{\"k\":\"v\"}}";
-        HttpResponse<InputStream> r = send(HttpRequest.newBuilder(
-                        URI.create(s.server.url() + "/api/v1/namespaces/default/configmaps"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        HttpResponse<InputStream> r =
+                send(HttpRequest.newBuilder(URI.create(s.server.url() + "/api/v1/namespaces/default/configmaps"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build());
         if (r.statusCode() != 201) {
             throw new IllegalStateException("create answered " + r.statusCode());
         }
@@ -141,13 +144,17 @@ public class ApiServerBenchmark {
         public void start() throws Exception {
             server = EmbeddedApiServer.builder().start();
             String prefix = "{\"metadata\":{\"name\":\"pod-";
-            String suffix = "\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"node-1\",\"containers\":[{\"name\":"
-                    + "\"nginx\",\"image\":\"nginx:1.27\",\"ports\":[{\"containerPort\":80}]}]},\"status\":{\"phase\":"
-                    + "\"Running\",\"podIP\":\"10.0.0.1\"}}";
+            String suffix =
+                    "\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"node-1\",\"containers\":[{\"name\":"
+                            + "\"nginx\",\"image\":\"nginx:1.27\",\"ports\":[{\"containerPort\":80}]}]},\"status\":{\"phase\":"
+                            + "\"Running\",\"podIP\":\"10.0.0.1\"}}";
             URI pods = URI.create(server.url() + "/api/v1/namespaces/default/pods");
             for (int i = 0; i < this.pods; i++) {
-                HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(pods).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(prefix + i + suffix)).build(),
+                HttpResponse<Void> r = HTTP.send(
+                        HttpRequest.newBuilder(pods)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(prefix + i + suffix))
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() != 201) {
                     throw new IllegalStateException("create answered " + r.statusCode());
@@ -165,8 +172,9 @@ public class ApiServerBenchmark {
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public long list(Populated s) throws Exception {
-        HttpResponse<InputStream> r = send(HttpRequest.newBuilder(
-                URI.create(s.server.url() + "/api/v1/namespaces/default/pods")).build());
+        HttpResponse<InputStream> r =
+                send(HttpRequest.newBuilder(URI.create(s.server.url() + "/api/v1/namespaces/default/pods"))
+                        .build());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("list answered " + r.statusCode());
         }

@@ -64,11 +64,17 @@ public class ClientListBenchmark {
             server = EmbeddedApiServer.builder().start();
             ClientPods.populate(server, PODS);
             // The peers have no client-side rate limit; kubeloop's (50 qps) would throttle the 20-page rows.
-            kubeloopClient = io.kubeloop.client.KubernetesClient.builder(ClientConfig.builder().server(server.url())
-                    .build()).rateLimiter(RateLimiter.unlimited()).build();
+            kubeloopClient = io.kubeloop.client.KubernetesClient.builder(
+                            ClientConfig.builder().server(server.url()).build())
+                    .rateLimiter(RateLimiter.unlimited())
+                    .build();
             kubeloop = kubeloopClient.resources(Pod.class).inNamespace(ClientPods.NAMESPACE);
-            fabric8 = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(server.kubeconfig())).build();
-            ApiClient api = ClientBuilder.standard(false).setBasePath(server.url().toString()).build();
+            fabric8 = new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(server.kubeconfig()))
+                    .build();
+            ApiClient api = ClientBuilder.standard(false)
+                    .setBasePath(server.url().toString())
+                    .build();
             api.setReadTimeout(0); // the default 10 s is not a concern at this size, but keep the clients alike
             official = new CoreV1Api(api);
             // Fail fast if any client does not see the 10,000 pods.
@@ -93,7 +99,9 @@ public class ClientListBenchmark {
 
     /** {@code limit} null: one request. Otherwise pages of that size, following the continue token. */
     static List<Pod> kubeloop(Server s, Integer limit) {
-        return limit == null ? s.kubeloop.list().items() : s.kubeloop.listAll(limit, ListOptions.none()).items();
+        return limit == null
+                ? s.kubeloop.list().items()
+                : s.kubeloop.listAll(limit, ListOptions.none()).items();
     }
 
     static List<Pod> fabric8(Server s, Integer limit) {
@@ -103,9 +111,13 @@ public class ClientListBenchmark {
         List<Pod> pods = new ArrayList<>();
         String token = null;
         do {
-            PodList page = s.fabric8.pods().inNamespace(ClientPods.NAMESPACE)
-                    .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit((long) limit)
-                            .withContinue(token).build());
+            PodList page = s.fabric8
+                    .pods()
+                    .inNamespace(ClientPods.NAMESPACE)
+                    .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder()
+                            .withLimit((long) limit)
+                            .withContinue(token)
+                            .build());
             pods.addAll(page.getItems());
             token = page.getMetadata().getContinue();
         } while (token != null && !token.isEmpty());
@@ -119,7 +131,10 @@ public class ClientListBenchmark {
         List<V1Pod> pods = new ArrayList<>();
         String token = null;
         do {
-            V1PodList page = s.official.listNamespacedPod(ClientPods.NAMESPACE).limit(limit)._continue(token)
+            V1PodList page = s.official
+                    .listNamespacedPod(ClientPods.NAMESPACE)
+                    .limit(limit)
+                    ._continue(token)
                     .execute();
             pods.addAll(page.getItems());
             token = page.getMetadata().getContinue();

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -27,8 +26,7 @@ public final class ClientPods {
 
     public static final String NAMESPACE = "bench";
 
-    private ClientPods() {
-    }
+    private ClientPods() {}
 
     /** The JSON body to create pod number {@code i} (no uid, resourceVersion or timestamps: the server adds them). */
     // No ownerReferences: the embedded server's garbage collector deletes pods whose owner does not exist.
@@ -68,17 +66,18 @@ public final class ClientPods {
             "state":{"running":{"startedAt":"2026-11-30T10:00:03Z"}},"ready":true,"restartCount":0,\
             "image":"registry.example.com/frontend/nginx:1.27.3","imageID":"registry.example.com/frontend/nginx@\
             sha256:4c0fdaa8b6341bfdeca5f18f7837462c80cff90527ee35ef185571e1c327beac","containerID":"containerd://\
-            9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0","started":true}],"qosClass":"Burstable"}}"""
-                .formatted(name, ip, NAMESPACE, i % 10, i % 50 + 1);
+            9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0","started":true}],"qosClass":"Burstable"}}""".formatted(name, ip, NAMESPACE, i % 10, i % 50 + 1);
     }
 
     /** Creates {@code count} pods in {@link #NAMESPACE} over HTTP, 4 requests at a time. */
     public static void populate(EmbeddedApiServer server, int count) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> ns = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"" + NAMESPACE + "\"}}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> ns = http.send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"" + NAMESPACE + "\"}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (ns.statusCode() != 201) {
             throw new IllegalStateException("create of namespace " + NAMESPACE + " answered " + ns.statusCode());
         }
@@ -89,13 +88,16 @@ public final class ClientPods {
                 int first = w;
                 done.add(pool.submit(() -> {
                     for (int i = first; i < count; i += 4) {
-                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(pods)
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(podJson(i))).build(),
+                        HttpResponse<String> r = http.send(
+                                HttpRequest.newBuilder(pods)
+                                        .header("Content-Type", "application/json")
+                                        .POST(HttpRequest.BodyPublishers.ofString(podJson(i)))
+                                        .build(),
                                 HttpResponse.BodyHandlers.ofString());
                         if (r.statusCode() != 201) {
-                            throw new IllegalStateException("create of pod " + i + " answered " + r.statusCode()
-                                    + ": " + r.body().substring(0, Math.min(300, r.body().length())));
+                            throw new IllegalStateException("create of pod " + i + " answered " + r.statusCode() + ": "
+                                    + r.body()
+                                            .substring(0, Math.min(300, r.body().length())));
                         }
                     }
                     return null;
@@ -132,9 +134,11 @@ public final class ClientPods {
 
     /** The items of a plain JSON list of pods from the server, as trees. */
     public static List<ObjectNode> listItems(EmbeddedApiServer server) throws Exception {
-        HttpResponse<InputStream> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.url() + "/api/v1/namespaces/" + NAMESPACE + "/pods")).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/" + NAMESPACE + "/pods"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
         JsonNode list;
         try (InputStream in = r.body()) {
             list = JsonMapper.builder().build().readTree(in);

@@ -99,11 +99,15 @@ public class ClientWatchDecodeBenchmark {
             String base = "http://127.0.0.1:" + server.getAddress().getPort();
             watchUri = URI.create(base + "/api/v1/namespaces/" + ClientPods.NAMESPACE + "/pods?watch=true");
             http = HttpClient.newHttpClient();
-            kubeloopClient = io.kubeloop.client.KubernetesClient.create(ClientConfig.builder().server(URI.create(base))
-                    .build());
+            kubeloopClient = io.kubeloop.client.KubernetesClient.create(
+                    ClientConfig.builder().server(URI.create(base)).build());
             kubeloop = kubeloopClient.resources(Pod.class).inNamespace(ClientPods.NAMESPACE);
-            fabric8 = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(base)
-                    .withWatchReconnectInterval(60_000).build()).build();
+            fabric8 = new KubernetesClientBuilder()
+                    .withConfig(new ConfigBuilder(Config.empty())
+                            .withMasterUrl(base)
+                            .withWatchReconnectInterval(60_000)
+                            .build())
+                    .build();
             officialClient = ClientBuilder.standard(false).setBasePath(base).build();
             officialClient.setReadTimeout(0); // a watch body has no read timeout
             official = new CoreV1Api(officialClient);
@@ -112,7 +116,8 @@ public class ClientWatchDecodeBenchmark {
         private void serve(HttpExchange exchange) throws IOException {
             try (exchange) {
                 String upgrade = exchange.getRequestHeaders().getFirst("Upgrade");
-                if (upgrade != null && upgrade.toLowerCase(java.util.Locale.ROOT).contains("websocket")) {
+                if (upgrade != null
+                        && upgrade.toLowerCase(java.util.Locale.ROOT).contains("websocket")) {
                     exchange.sendResponseHeaders(200, -1); // refused: fabric8 falls back to an HTTP watch
                     return;
                 }
@@ -142,8 +147,8 @@ public class ClientWatchDecodeBenchmark {
         }
 
         InputStream open() throws Exception {
-            HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(watchUri).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> r =
+                    http.send(HttpRequest.newBuilder(watchUri).build(), HttpResponse.BodyHandlers.ofInputStream());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("watch answered " + r.statusCode());
             }
@@ -200,7 +205,9 @@ public class ClientWatchDecodeBenchmark {
         AtomicLong n = new AtomicLong();
         AtomicLong rvs = new AtomicLong();
         CompletableFuture<Long> done = new CompletableFuture<>();
-        try (io.fabric8.kubernetes.client.Watch watch = s.fabric8.pods().inNamespace(ClientPods.NAMESPACE)
+        try (io.fabric8.kubernetes.client.Watch watch = s.fabric8
+                .pods()
+                .inNamespace(ClientPods.NAMESPACE)
                 .watch(new Watcher<Pod>() {
                     @Override
                     public void eventReceived(Action action, Pod pod) {
@@ -225,9 +232,12 @@ public class ClientWatchDecodeBenchmark {
     public long official(Stream s) throws Exception {
         long n = 0;
         long rvs = 0;
-        Call call = s.official.listNamespacedPod(ClientPods.NAMESPACE).watch(true).buildCall(null);
+        Call call =
+                s.official.listNamespacedPod(ClientPods.NAMESPACE).watch(true).buildCall(null);
         try (io.kubernetes.client.util.Watch<V1Pod> watch = io.kubernetes.client.util.Watch.createWatch(
-                s.officialClient, call, new TypeToken<io.kubernetes.client.util.Watch.Response<V1Pod>>() { }.getType())) {
+                s.officialClient,
+                call,
+                new TypeToken<io.kubernetes.client.util.Watch.Response<V1Pod>>() {}.getType())) {
             for (io.kubernetes.client.util.Watch.Response<V1Pod> event : watch) {
                 rvs += event.object.getMetadata().getResourceVersion().length();
                 n++;
@@ -236,5 +246,4 @@ public class ClientWatchDecodeBenchmark {
         expect("official", n);
         return rvs;
     }
-
 }

@@ -189,8 +189,8 @@ interface QueueUnderTest {
         public String diagnostics() {
             Object delayed;
             try {
-                Field f = io.kubernetes.client.extended.workqueue.DefaultDelayingQueue.class
-                        .getDeclaredField("delayQueue");
+                Field f = io.kubernetes.client.extended.workqueue.DefaultDelayingQueue.class.getDeclaredField(
+                        "delayQueue");
                 f.setAccessible(true);
                 delayed = ((java.util.Collection<?>) f.get(queue)).size();
             } catch (ReflectiveOperationException | RuntimeException e) {

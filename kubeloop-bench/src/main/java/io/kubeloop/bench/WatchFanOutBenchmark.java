@@ -55,15 +55,20 @@ public class WatchFanOutBenchmark {
     public void start() throws Exception {
         server = EmbeddedApiServer.builder().start();
         URI collection = URI.create(server.url() + "/api/v1/namespaces/default/configmaps");
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(collection)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"fan\"},\"data\":{\"n\":\"0\"}}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(collection)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"metadata\":{\"name\":\"fan\"},\"data\":{\"n\":\"0\"}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         String rv = created.body().replaceAll("(?s).*\"resourceVersion\":\"(\\d+)\".*", "$1");
         object = URI.create(collection + "/fan");
         for (int i = 0; i < watchers; i++) {
-            HttpResponse<InputStream> watch = http.send(HttpRequest.newBuilder(URI.create(collection
-                    + "?watch=true&resourceVersion=" + rv)).build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> watch = http.send(
+                    HttpRequest.newBuilder(URI.create(collection + "?watch=true&resourceVersion=" + rv))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
             InputStream in = watch.body();
             streams.add(in);
             Thread.ofVirtual().start(() -> {
@@ -89,9 +94,11 @@ public class WatchFanOutBenchmark {
     @Benchmark
     public long writeAndFanOut() throws Exception {
         long n = ++writes;
-        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(object)
-                .header("Content-Type", "application/merge-patch+json")
-                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"n\":\"" + n + "\"}}")).build(),
+        HttpResponse<Void> r = http.send(
+                HttpRequest.newBuilder(object)
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"n\":\"" + n + "\"}}"))
+                        .build(),
                 HttpResponse.BodyHandlers.discarding());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("patch answered " + r.statusCode());

@@ -25,11 +25,12 @@ import javax.net.ssl.KeyManagerFactory;
  */
 final class ClientCredentials {
 
-    private static final Pattern PEM = Pattern.compile(
-            "-----BEGIN ([A-Z ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END \\1-----");
+    private static final Pattern PEM =
+            Pattern.compile("-----BEGIN ([A-Z ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END \\1-----");
     private static final byte[] EC_PUBLIC_KEY = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
-    private static final byte[] RSA_ENCRYPTION_AND_NULL = {0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86,
-            (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+    private static final byte[] RSA_ENCRYPTION_AND_NULL = {
+        0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00
+    };
 
     private ClientCredentials() {}
 
@@ -42,7 +43,8 @@ final class ClientCredentials {
     static KeyManager[] keyManagers(byte[] certificatePem, byte[] keyPem, String source) {
         Certificate[] chain;
         try {
-            chain = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(certificatePem))
+            chain = CertificateFactory.getInstance("X.509")
+                    .generateCertificates(new ByteArrayInputStream(certificatePem))
                     .toArray(Certificate[]::new);
         } catch (GeneralSecurityException e) {
             chain = new Certificate[0];
@@ -85,13 +87,17 @@ final class ClientCredentials {
         }
         try {
             return switch (label) {
-                case "EC PRIVATE KEY" -> KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(
-                        pkcs8(concat(EC_PUBLIC_KEY, curveOf(der, source)), der)));
-                case "RSA PRIVATE KEY" -> KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(
-                        pkcs8(RSA_ENCRYPTION_AND_NULL, der)));
+                case "EC PRIVATE KEY" ->
+                    KeyFactory.getInstance("EC")
+                            .generatePrivate(
+                                    new PKCS8EncodedKeySpec(pkcs8(concat(EC_PUBLIC_KEY, curveOf(der, source)), der)));
+                case "RSA PRIVATE KEY" ->
+                    KeyFactory.getInstance("RSA")
+                            .generatePrivate(new PKCS8EncodedKeySpec(pkcs8(RSA_ENCRYPTION_AND_NULL, der)));
                 case "PRIVATE KEY" -> pkcs8Key(der);
-                default -> throw new IllegalStateException(source + ": a " + label + " is not supported; use an "
-                        + "unencrypted EC PRIVATE KEY, RSA PRIVATE KEY or PRIVATE KEY");
+                default ->
+                    throw new IllegalStateException(source + ": a " + label + " is not supported; use an "
+                            + "unencrypted EC PRIVATE KEY, RSA PRIVATE KEY or PRIVATE KEY");
             };
         } catch (GeneralSecurityException | IndexOutOfBoundsException | IllegalArgumentException e) {
             throw new IllegalStateException(source + ": the client key is not a valid " + label);

@@ -36,12 +36,23 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code ~/.kube/config}), whose certificate authority and user's credentials (a bearer token, or a client
  * certificate and key) are used too.
  */
-@Command(name = "fault", mixinStandardHelpOptions = true,
-        description = {"Inject faults into a running kubeloop API server (started with --faults).",
-                "e.g. kubeloop fault partition --seconds 30"},
-        subcommands = {FaultCommand.CloseWatches.class, FaultCommand.Fail.class, FaultCommand.Latency.class,
-                FaultCommand.Partition.class, FaultCommand.Stall.class, FaultCommand.Compact.class,
-                FaultCommand.Clear.class, FaultCommand.Status.class})
+@Command(
+        name = "fault",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Inject faults into a running kubeloop API server (started with --faults).",
+            "e.g. kubeloop fault partition --seconds 30"
+        },
+        subcommands = {
+            FaultCommand.CloseWatches.class,
+            FaultCommand.Fail.class,
+            FaultCommand.Latency.class,
+            FaultCommand.Partition.class,
+            FaultCommand.Stall.class,
+            FaultCommand.Compact.class,
+            FaultCommand.Clear.class,
+            FaultCommand.Status.class
+        })
 final class FaultCommand implements Runnable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -52,12 +63,15 @@ final class FaultCommand implements Runnable {
     @Option(names = "--server", description = "The API server's URL (default: the current context's server).")
     URI server;
 
-    @Option(names = "--kubeconfig", description = "The kubeconfig to read the server from (default: $KUBECONFIG, "
-            + "else ~/.kube/config).")
+    @Option(
+            names = "--kubeconfig",
+            description = "The kubeconfig to read the server from (default: $KUBECONFIG, " + "else ~/.kube/config).")
     Path kubeconfig;
 
-    @Option(names = "--certificate-authority", description = "A PEM file of the CA that signed an https server's "
-            + "certificate (default: the current context's).")
+    @Option(
+            names = "--certificate-authority",
+            description = "A PEM file of the CA that signed an https server's "
+                    + "certificate (default: the current context's).")
     Path certificateAuthority;
 
     @Override
@@ -68,11 +82,16 @@ final class FaultCommand implements Runnable {
     /** Sends one admin request and prints the answer; a non-2xx answer fails with the server's message. */
     int send(String method, String action, ObjectNode body) {
         Target target = target();
-        URI uri = URI.create(stripSlash(target.server.toString()) + "/kubeloop/faults" + (action.isEmpty() ? "" : "/" + action));
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+        URI uri = URI.create(
+                stripSlash(target.server.toString()) + "/kubeloop/faults" + (action.isEmpty() ? "" : "/" + action));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
                 .header("Accept", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -97,16 +116,23 @@ final class FaultCommand implements Runnable {
             answer = null;
         }
         int code = response.statusCode();
-        if (code == 404 && answer != null && "NotFound".equals(answer.path("reason").asString(""))) {
+        if (code == 404
+                && answer != null
+                && "NotFound".equals(answer.path("reason").asString(""))) {
             throw new IllegalStateException("fault injection is not enabled on " + target.server
                     + " (start it with: kubeloop apiserver --faults)");
         }
         if (code / 100 != 2) {
-            String message = answer == null ? response.body() : answer.path("message").asString(response.body());
+            String message =
+                    answer == null ? response.body() : answer.path("message").asString(response.body());
             throw new IllegalStateException("the server answered " + code + ": " + message);
         }
-        spec.commandLine().getOut().println(answer == null ? response.body()
-                : JSON.writerWithDefaultPrettyPrinter().writeValueAsString(answer));
+        spec.commandLine()
+                .getOut()
+                .println(
+                        answer == null
+                                ? response.body()
+                                : JSON.writerWithDefaultPrettyPrinter().writeValueAsString(answer));
         spec.commandLine().getOut().flush();
         return 0;
     }
@@ -132,7 +158,8 @@ final class FaultCommand implements Runnable {
             }
             String context = root.path("current-context").asString("");
             JsonNode ctx = named(root.path("contexts"), context).path("context");
-            cluster = named(root.path("clusters"), ctx.path("cluster").asString("")).path("cluster");
+            cluster = named(root.path("clusters"), ctx.path("cluster").asString(""))
+                    .path("cluster");
             user = named(root.path("users"), ctx.path("user").asString("")).path("user");
         } else if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kubeconfig: no such file " + kubeconfig);
@@ -141,34 +168,43 @@ final class FaultCommand implements Runnable {
         if (url == null) {
             String fromConfig = cluster == null ? "" : cluster.path("server").asString("");
             if (fromConfig.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--server is required: no server in "
-                        + (config == null ? "a kubeconfig ($KUBECONFIG and ~/.kube/config are not set)" : config));
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--server is required: no server in "
+                                + (config == null
+                                        ? "a kubeconfig ($KUBECONFIG and ~/.kube/config are not set)"
+                                        : config));
             }
             url = URI.create(fromConfig);
         }
         if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--server must be an http or https URL, was "
-                    + url);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--server must be an http or https URL, was " + url);
         }
         byte[] ca = null;
         try {
             if (certificateAuthority != null) {
                 ca = Files.readAllBytes(certificateAuthority);
             } else if (cluster != null && cluster.hasNonNull("certificate-authority-data")) {
-                ca = Base64.getDecoder().decode(cluster.get("certificate-authority-data").asString());
+                ca = Base64.getDecoder()
+                        .decode(cluster.get("certificate-authority-data").asString());
             } else if (cluster != null && cluster.hasNonNull("certificate-authority")) {
-                ca = Files.readAllBytes(config.resolveSibling(cluster.get("certificate-authority").asString()));
+                ca = Files.readAllBytes(config.resolveSibling(
+                        cluster.get("certificate-authority").asString()));
             }
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalStateException("cannot read the certificate authority: " + e.getMessage());
         }
-        String token = user == null || !user.hasNonNull("token") ? null : user.get("token").asString();
+        String token = user == null || !user.hasNonNull("token")
+                ? null
+                : user.get("token").asString();
         byte[] clientCertificate = userData(user, config, "client-certificate");
         byte[] clientKey = userData(user, config, "client-key");
         if ((clientCertificate == null) != (clientKey == null)) {
-            throw new IllegalStateException("the kubeconfig's user has a client " + (clientKey == null
-                    ? "certificate but no client-key-data or client-key" : "key but no client-certificate-data or "
-                    + "client-certificate"));
+            throw new IllegalStateException("the kubeconfig's user has a client "
+                    + (clientKey == null
+                            ? "certificate but no client-key-data or client-key"
+                            : "key but no client-certificate-data or " + "client-certificate"));
         }
         return new Target(url, token, ca, clientCertificate, clientKey);
     }
@@ -219,7 +255,8 @@ final class FaultCommand implements Runnable {
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
         boolean https = "https".equals(target.server.getScheme());
         javax.net.ssl.KeyManager[] keys = https && target.clientCertificatePem != null
-                ? ClientCredentials.keyManagers(target.clientCertificatePem, target.clientKeyPem, "the kubeconfig's user")
+                ? ClientCredentials.keyManagers(
+                        target.clientCertificatePem, target.clientKeyPem, "the kubeconfig's user")
                 : null;
         if (keys != null && target.caPem == null) {
             try {
@@ -227,7 +264,8 @@ final class FaultCommand implements Runnable {
                 ssl.init(keys, null, null); // the JDK's default trust
                 b.sslContext(ssl);
             } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("cannot set up TLS: " + e.getClass().getSimpleName());
+                throw new IllegalStateException(
+                        "cannot set up TLS: " + e.getClass().getSimpleName());
             }
         }
         if (target.caPem != null && https) {
@@ -274,8 +312,9 @@ final class FaultCommand implements Runnable {
         @Option(names = "--resource", description = "Only this resource (pods, deployments.apps).")
         String resource;
 
-        @Option(names = "--verb", description = "Only this verb: get, list, watch, create, update, patch, delete, "
-                + "deletecollection.")
+        @Option(
+                names = "--verb",
+                description = "Only this verb: get, list, watch, create, update, patch, delete, " + "deletecollection.")
         String verb;
 
         /** {@code body} with the options given; those not given are left out (the fault is not bounded by them). */
@@ -287,7 +326,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "close-watches", mixinStandardHelpOptions = true,
+    @Command(
+            name = "close-watches",
+            mixinStandardHelpOptions = true,
             description = "End every open watch now, as a server-side timeout does.")
     static final class CloseWatches implements Callable<Integer> {
         @ParentCommand
@@ -304,7 +345,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "fail", mixinStandardHelpOptions = true,
+    @Command(
+            name = "fail",
+            mixinStandardHelpOptions = true,
             description = "Answer requests with 429, 500 or 503: the next --count, or a --fraction for --seconds or "
                     + "until cleared.")
     static final class Fail implements Callable<Integer> {
@@ -336,7 +379,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "latency", mixinStandardHelpOptions = true,
+    @Command(
+            name = "latency",
+            mixinStandardHelpOptions = true,
             description = "Delay requests by --millis plus up to --jitter-millis.")
     static final class Latency implements Callable<Integer> {
         @ParentCommand
@@ -359,7 +404,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "partition", mixinStandardHelpOptions = true,
+    @Command(
+            name = "partition",
+            mixinStandardHelpOptions = true,
             description = "Pull the network cable: for --seconds, accept connections but send nothing.")
     static final class Partition implements Callable<Integer> {
         @ParentCommand
@@ -379,7 +426,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "stall", mixinStandardHelpOptions = true,
+    @Command(
+            name = "stall",
+            mixinStandardHelpOptions = true,
             description = "Hold watch events for --seconds while requests and writes go on, then deliver them.")
     static final class Stall implements Callable<Integer> {
         @ParentCommand
@@ -399,7 +448,9 @@ final class FaultCommand implements Runnable {
         }
     }
 
-    @Command(name = "compact", mixinStandardHelpOptions = true,
+    @Command(
+            name = "compact",
+            mixinStandardHelpOptions = true,
             description = "Compact the history now: resuming from an older resourceVersion gets 410 Gone.")
     static final class Compact implements Callable<Integer> {
         @ParentCommand

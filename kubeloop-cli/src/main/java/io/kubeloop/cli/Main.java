@@ -10,8 +10,13 @@ import picocli.CommandLine.Command;
         versionProvider = VersionCommand.Provider.class,
         description = "Kubernetes controller machinery for Java: informers, work queues, controllers and an "
                 + "embedded API server.",
-        subcommands = {ApiServerCommand.class, FaultCommand.class, MintKubeconfigCommand.class, VersionCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            ApiServerCommand.class,
+            FaultCommand.class,
+            MintKubeconfigCommand.class,
+            VersionCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Main implements Runnable {
 
     @CommandLine.Spec

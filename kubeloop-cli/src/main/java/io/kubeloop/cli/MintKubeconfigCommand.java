@@ -18,9 +18,13 @@ import picocli.CommandLine.Option;
  * {@code kubeloop mint-kubeconfig}: a client-certificate kubeconfig for a user, signed by the CA that
  * {@code kubeloop apiserver --tls --ca-dir DIR} keeps, without the server running.
  */
-@Command(name = "mint-kubeconfig", mixinStandardHelpOptions = true,
-        description = {"Write a kubeconfig that logs in to a 'kubeloop apiserver --tls --ca-dir DIR' server as a user,",
-                "with a client certificate (CN=user, O=groups) signed by the CA in DIR, valid for a year."})
+@Command(
+        name = "mint-kubeconfig",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Write a kubeconfig that logs in to a 'kubeloop apiserver --tls --ca-dir DIR' server as a user,",
+            "with a client certificate (CN=user, O=groups) signed by the CA in DIR, valid for a year."
+        })
 final class MintKubeconfigCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -29,21 +33,28 @@ final class MintKubeconfigCommand implements Callable<Integer> {
     @Option(names = "--ca-dir", required = true, paramLabel = "DIR", description = "The server's --ca-dir.")
     Path caDir;
 
-    @Option(names = "--server", paramLabel = "URL", description = "The server's URL (default: ${DEFAULT-VALUE}).",
+    @Option(
+            names = "--server",
+            paramLabel = "URL",
+            description = "The server's URL (default: ${DEFAULT-VALUE}).",
             defaultValue = "https://127.0.0.1:6443")
     URI server;
 
     @Option(names = "--user", required = true, paramLabel = "NAME[,GROUP...]", description = "The user and its groups.")
     String user;
 
-    @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE",
+    @Option(
+            names = {"-o", "--out"},
+            required = true,
+            paramLabel = "FILE",
             description = "Where to write the kubeconfig (mode 600).")
     Path out;
 
     @Override
     public Integer call() {
         if (!"https".equals(server.getScheme())) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--server must be an https:// URL, got " + server);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--server must be an https:// URL, got " + server);
         }
         String[] parts = user.split(",");
         if (parts.length == 0 || parts[0].isBlank()) {
@@ -56,8 +67,8 @@ final class MintKubeconfigCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--ca-dir: " + e.getMessage());
         }
         // Wall clock: the certificate's validity is judged by clients against their own real clocks.
-        String kubeconfig = Kubeconfig.clientCertificate(server, ca,
-                ca.issueClient(parts[0], List.of(parts).subList(1, parts.length), Instant.now()));
+        String kubeconfig = Kubeconfig.clientCertificate(
+                server, ca, ca.issueClient(parts[0], List.of(parts).subList(1, parts.length), Instant.now()));
         try {
             SecretFiles.write(out, kubeconfig);
         } catch (IOException e) {

@@ -15,32 +15,49 @@ import picocli.CommandLine.Option;
  */
 final class TlsOptions {
 
-    @Option(names = "--tls", description = "Serve HTTPS with a generated CA; require a client certificate or a "
-            + "bearer token (the written kubeconfig logs in as the admin, kubeloop-admin in system:masters).")
+    @Option(
+            names = "--tls",
+            description = "Serve HTTPS with a generated CA; require a client certificate or a "
+                    + "bearer token (the written kubeconfig logs in as the admin, kubeloop-admin in system:masters).")
     boolean tls;
 
-    @Option(names = "--ca-dir", paramLabel = "DIR", description = "Keep the CA in DIR (ca.crt, ca.key; created if "
-            + "absent) so kubeconfigs keep working across restarts. Needs --tls.")
+    @Option(
+            names = "--ca-dir",
+            paramLabel = "DIR",
+            description = "Keep the CA in DIR (ca.crt, ca.key; created if "
+                    + "absent) so kubeconfigs keep working across restarts. Needs --tls.")
     Path caDir;
 
-    @Option(names = "--token", paramLabel = "NAME=TOKEN[,GROUP...]", description = "A static bearer token for user "
-            + "NAME in the given groups; repeatable. Needs --tls.")
+    @Option(
+            names = "--token",
+            paramLabel = "NAME=TOKEN[,GROUP...]",
+            description = "A static bearer token for user " + "NAME in the given groups; repeatable. Needs --tls.")
     List<String> tokens = new ArrayList<>();
 
-    @Option(names = "--token-file", paramLabel = "FILE", description = "Static tokens in kube-apiserver's CSV format: "
-            + "token,user,uid,\"group1,group2\". Needs --tls.")
+    @Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            description =
+                    "Static tokens in kube-apiserver's CSV format: " + "token,user,uid,\"group1,group2\". Needs --tls.")
     Path tokenFile;
 
-    @Option(names = "--user", paramLabel = "NAME[,GROUP...]=FILE", description = "Write a kubeconfig to FILE that "
-            + "logs in as NAME (in the groups) with a client certificate; repeatable. Needs --tls.")
+    @Option(
+            names = "--user",
+            paramLabel = "NAME[,GROUP...]=FILE",
+            description = "Write a kubeconfig to FILE that "
+                    + "logs in as NAME (in the groups) with a client certificate; repeatable. Needs --tls.")
     List<String> users = new ArrayList<>();
 
     EmbeddedApiServer.Builder configure(CommandLine cmd, EmbeddedApiServer.Builder builder) {
         if (!tls) {
-            String needsTls = caDir != null ? "--ca-dir" : !tokens.isEmpty() ? "--token"
-                    : tokenFile != null ? "--token-file" : !users.isEmpty() ? "--user" : null;
+            String needsTls = caDir != null
+                    ? "--ca-dir"
+                    : !tokens.isEmpty()
+                            ? "--token"
+                            : tokenFile != null ? "--token-file" : !users.isEmpty() ? "--user" : null;
             if (needsTls != null) {
-                throw new CommandLine.ParameterException(cmd, needsTls + " needs --tls: kubectl sends credentials only over TLS");
+                throw new CommandLine.ParameterException(
+                        cmd, needsTls + " needs --tls: kubectl sends credentials only over TLS");
             }
             return builder;
         }
@@ -48,11 +65,14 @@ final class TlsOptions {
         for (String t : tokens) {
             int eq = t.indexOf('=');
             String name = eq < 0 ? t : t.substring(0, eq);
-            String[] tokenAndGroups = eq < 0 ? new String[0] : t.substring(eq + 1).split(",");
+            String[] tokenAndGroups =
+                    eq < 0 ? new String[0] : t.substring(eq + 1).split(",");
             if (eq <= 0 || tokenAndGroups.length == 0 || tokenAndGroups[0].isEmpty()) {
                 // the value may hold a token: name what was wrong without it
-                throw new CommandLine.ParameterException(cmd, "--token expects NAME=TOKEN[,GROUP...]"
-                        + (eq > 0 ? "; the token for " + name + " is empty" : ", with a user name before '='"));
+                throw new CommandLine.ParameterException(
+                        cmd,
+                        "--token expects NAME=TOKEN[,GROUP...]"
+                                + (eq > 0 ? "; the token for " + name + " is empty" : ", with a user name before '='"));
             }
             try {
                 builder.token(name, tokenAndGroups[0], Arrays.copyOfRange(tokenAndGroups, 1, tokenAndGroups.length));
@@ -78,7 +98,8 @@ final class TlsOptions {
         try {
             for (String u : users) {
                 UserFile user = parseUser(null, u);
-                Path file = server.writeKubeconfigFor(user.file(), user.name(), user.groups()).toAbsolutePath();
+                Path file = server.writeKubeconfigFor(user.file(), user.name(), user.groups())
+                        .toAbsolutePath();
                 out.println("kubeconfig for " + user.name() + ": " + file);
             }
         } catch (RuntimeException e) {
@@ -91,11 +112,14 @@ final class TlsOptions {
 
     static UserFile parseUser(CommandLine cmd, String value) {
         int eq = value.indexOf('=');
-        String[] nameAndGroups = eq <= 0 ? new String[0] : value.substring(0, eq).split(",");
+        String[] nameAndGroups =
+                eq <= 0 ? new String[0] : value.substring(0, eq).split(",");
         if (eq <= 0 || eq == value.length() - 1 || nameAndGroups.length == 0 || nameAndGroups[0].isBlank()) {
             throw new CommandLine.ParameterException(cmd, "--user expects NAME[,GROUP...]=FILE, got " + value);
         }
-        return new UserFile(nameAndGroups[0], Arrays.copyOfRange(nameAndGroups, 1, nameAndGroups.length),
+        return new UserFile(
+                nameAndGroups[0],
+                Arrays.copyOfRange(nameAndGroups, 1, nameAndGroups.length),
                 Path.of(value.substring(eq + 1)));
     }
 }

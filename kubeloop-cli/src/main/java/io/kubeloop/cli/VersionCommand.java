@@ -11,8 +11,9 @@ import picocli.CommandLine.Command;
  * {@code kubeloop version}: the kubeloop version, the git commit it was built from (written by the build into
  * {@code version.properties}; "unknown" when built outside a git checkout) and the Java runtime it runs on.
  */
-@Command(name = "version", description = "Print the kubeloop version, the commit it was built from and the Java "
-        + "runtime it runs on.")
+@Command(
+        name = "version",
+        description = "Print the kubeloop version, the commit it was built from and the Java " + "runtime it runs on.")
 final class VersionCommand implements Runnable {
 
     @CommandLine.Spec
@@ -55,7 +56,8 @@ final class VersionCommand implements Runnable {
 
     static String describe() {
         String commit = commit();
-        String built = commit.equals("unknown") ? "commit unknown"
+        String built = commit.equals("unknown")
+                ? "commit unknown"
                 : "commit " + commit + ("dirty".equals(built("tree")) ? " with uncommitted changes" : "");
         return "kubeloop " + kubeloopVersion() + " (" + built + "; Java " + Runtime.version() + ", "
                 + System.getProperty("java.vendor", "unknown vendor") + "; "

@@ -26,15 +26,17 @@ class ApiServerCommandTest {
     @Test
     void servesUntilInterruptedAndWritesAKubeconfig() throws Exception {
         Path kubeconfig = dir.resolve("sub/kubeconfig");
-        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(30), "--port", "0",
-                "--kubeconfig-out", kubeconfig.toString());
+        RunningApiServer server = RunningApiServer.start(
+                Duration.ofSeconds(30), "--port", "0", "--kubeconfig-out", kubeconfig.toString());
         URI url = server.url();
         assertThat(url.getScheme()).isEqualTo("http");
         assertThat(server.printed()).contains("kubeconfig: " + kubeconfig.toAbsolutePath());
         assertThat(Files.readString(kubeconfig)).contains("server: " + url).contains("current-context: kubeloop");
 
-        HttpResponse<String> version = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(url + "/version")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> version = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url + "/version")).build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(version.body()).contains("\"minor\":\"32\"");
 
         server.stop();
@@ -45,17 +47,25 @@ class ApiServerCommandTest {
     /** kubectl's imperative commands send protobuf: the command's class path has the optional codec. */
     @Test
     void readsProtobufBodiesAsKubectlsImperativeCommandsSendThem() throws Exception {
-        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(30), "--port", "0",
-                "--kubeconfig-out", dir.resolve("kubeconfig").toString());
+        RunningApiServer server = RunningApiServer.start(
+                Duration.ofSeconds(30),
+                "--port",
+                "0",
+                "--kubeconfig-out",
+                dir.resolve("kubeconfig").toString());
         try {
             JsonMapper json = JsonMapper.builder().build();
-            byte[] body = ProtobufSupport.codec(json).orElseThrow().encode(json.readTree(
-                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"dev\"}}"));
-            HttpResponse<String> created = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
-                            .header("Content-Type", "application/vnd.kubernetes.protobuf")
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            byte[] body = ProtobufSupport.codec(json)
+                    .orElseThrow()
+                    .encode(json.readTree(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"dev\"}}"));
+            HttpResponse<String> created = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces"))
+                                    .header("Content-Type", "application/vnd.kubernetes.protobuf")
+                                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             assertThat(created.body()).contains("\"name\":\"dev\"");
         } finally {
@@ -69,13 +79,18 @@ class ApiServerCommandTest {
         PrintStream originalErr = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            int code = Main.run("apiserver", "--port", Integer.toString(taken.getLocalPort()),
-                    "--kubeconfig-out", dir.resolve("k").toString());
+            int code = Main.run(
+                    "apiserver",
+                    "--port",
+                    Integer.toString(taken.getLocalPort()),
+                    "--kubeconfig-out",
+                    dir.resolve("k").toString());
             assertThat(code).isEqualTo(1);
         } finally {
             System.setErr(originalErr);
         }
-        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("kubeloop: cannot start the API server on 127.0.0.1:")
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("kubeloop: cannot start the API server on 127.0.0.1:")
                 .doesNotContain("\tat ");
     }
 }

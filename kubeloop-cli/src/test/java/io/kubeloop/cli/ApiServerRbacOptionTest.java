@@ -19,19 +19,29 @@ class ApiServerRbacOptionTest {
 
     @Test
     void rbacRefusesAnImpersonatedUserWithoutBindings() throws Exception {
-        RunningApiServer server = RunningApiServer.start(Duration.ofSeconds(30), "--port", "0", "--rbac",
-                "--kubeconfig-out", dir.resolve("kubeconfig").toString());
+        RunningApiServer server = RunningApiServer.start(
+                Duration.ofSeconds(30),
+                "--port",
+                "0",
+                "--rbac",
+                "--kubeconfig-out",
+                dir.resolve("kubeconfig").toString());
         try {
             URI url = server.url();
             assertThat(url.getScheme()).isEqualTo("http");
             HttpClient http = HttpClient.newHttpClient();
             URI pods = URI.create(url + "/api/v1/namespaces/default/pods");
             assertThat(http.send(HttpRequest.newBuilder(pods).build(), HttpResponse.BodyHandlers.ofString())
-                    .statusCode()).isEqualTo(200);
-            HttpResponse<String> alice = http.send(HttpRequest.newBuilder(pods).header("Impersonate-User", "alice")
-                    .build(), HttpResponse.BodyHandlers.ofString());
+                            .statusCode())
+                    .isEqualTo(200);
+            HttpResponse<String> alice = http.send(
+                    HttpRequest.newBuilder(pods)
+                            .header("Impersonate-User", "alice")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(alice.statusCode()).isEqualTo(403);
-            assertThat(alice.body()).contains("pods is forbidden: User \\\"alice\\\" cannot list resource \\\"pods\\\"");
+            assertThat(alice.body())
+                    .contains("pods is forbidden: User \\\"alice\\\" cannot list resource \\\"pods\\\"");
         } finally {
             server.stop();
         }

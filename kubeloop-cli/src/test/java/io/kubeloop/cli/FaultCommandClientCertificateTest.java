@@ -69,19 +69,36 @@ class FaultCommandClientCertificateTest {
     void theAdminKubeconfigOfApiserverTlsFaultsWorksAsIs() throws Exception {
         Path kubeconfig = dir.resolve("served/kubeconfig");
         AtomicInteger exit = new AtomicInteger(-1);
-        Thread apiserver = Thread.ofPlatform().start(() -> exit.set(Main.run("apiserver", "--port", "0", "--tls",
-                "--rbac", "--faults", "--fault-seed", "11", "--kubeconfig-out", kubeconfig.toString())));
+        Thread apiserver = Thread.ofPlatform()
+                .start(() -> exit.set(Main.run(
+                        "apiserver",
+                        "--port",
+                        "0",
+                        "--tls",
+                        "--rbac",
+                        "--faults",
+                        "--fault-seed",
+                        "11",
+                        "--kubeconfig-out",
+                        kubeconfig.toString())));
         try {
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> out().contains("stop with Ctrl-C"));
-            assertThat(Files.readString(kubeconfig)).contains("server: https://").contains("client-key-data: ")
+            assertThat(Files.readString(kubeconfig))
+                    .contains("server: https://")
+                    .contains("client-key-data: ")
                     .doesNotContain("token:");
             out.reset();
-            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status")).as(err()).isZero();
+            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status"))
+                    .as(err())
+                    .isZero();
             assertThat(out()).contains("\"seed\" : 11").contains("\"faults\" : [ ]");
             out.reset();
             assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "stall", "--seconds", "30"))
-                    .as(err()).isZero();
-            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "clear")).as(err()).isZero();
+                    .as(err())
+                    .isZero();
+            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "clear"))
+                    .as(err())
+                    .isZero();
             assertThat(out()).contains("\"cleared\" : 1");
         } finally {
             apiserver.interrupt();
@@ -92,15 +109,26 @@ class FaultCommandClientCertificateTest {
 
     @Test
     void aPkcs8KeyWorksTooAndAUserOutsideSystemMastersIsRefused() throws Exception {
-        server = EmbeddedApiServer.builder().tls().rbac(true).faultInjection(true).start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .rbac(true)
+                .faultInjection(true)
+                .start();
         String admin = server.kubeconfig();
-        String pkcs8 = "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(
-                ClientCredentials.privateKey(data(admin, "client-key-data"), "test").getEncoded())
+        String pkcs8 = "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder()
+                        .encodeToString(ClientCredentials.privateKey(data(admin, "client-key-data"), "test")
+                                .getEncoded())
                 + "\n-----END PRIVATE KEY-----\n";
-        Path adminPkcs8 = kubeconfig("admin-pkcs8", admin.replaceFirst("client-key-data: \\S+",
-                "client-key-data: " + Base64.getEncoder().encodeToString(pkcs8.getBytes(StandardCharsets.US_ASCII))));
+        Path adminPkcs8 = kubeconfig(
+                "admin-pkcs8",
+                admin.replaceFirst(
+                        "client-key-data: \\S+",
+                        "client-key-data: "
+                                + Base64.getEncoder().encodeToString(pkcs8.getBytes(StandardCharsets.US_ASCII))));
         assertThat(Main.run("fault", "--kubeconfig", adminPkcs8.toString(), "fail", "--code", "500", "--count", "1"))
-                .as(err()).isZero();
+                .as(err())
+                .isZero();
         assertThat(server.faults().active()).hasSize(1);
 
         Path alice = kubeconfig("alice", server.kubeconfigFor("alice", "devs"));
@@ -112,10 +140,11 @@ class FaultCommandClientCertificateTest {
     @Test
     void withoutTheClientCertificateTheServerAsksForCredentials() throws Exception {
         server = EmbeddedApiServer.builder().tls().faultInjection(true).start();
-        Path anonymous = kubeconfig("anonymous",
-                server.kubeconfig().replaceAll("\\n\\s+client-(certificate|key)-data: \\S+", ""));
+        Path anonymous = kubeconfig(
+                "anonymous", server.kubeconfig().replaceAll("\\n\\s+client-(certificate|key)-data: \\S+", ""));
         assertThat(Files.readString(anonymous)).doesNotContain("client-key-data");
-        assertThat(Main.run("fault", "--kubeconfig", anonymous.toString(), "status")).isEqualTo(1);
+        assertThat(Main.run("fault", "--kubeconfig", anonymous.toString(), "status"))
+                .isEqualTo(1);
         assertThat(err()).contains("the server answered 401: Unauthorized");
     }
 
@@ -124,17 +153,26 @@ class FaultCommandClientCertificateTest {
         server = EmbeddedApiServer.builder().tls().faultInjection(true).start();
         String admin = server.kubeconfig();
         String key = new String(data(admin, "client-key-data"), StandardCharsets.US_ASCII);
-        String body = key.lines().filter(l -> !l.startsWith("-----")).findFirst().orElseThrow();
+        String body =
+                key.lines().filter(l -> !l.startsWith("-----")).findFirst().orElseThrow();
         String broken = key.replace(body, "AAAA" + body.substring(4)); // no longer a DER SEQUENCE
-        Path kubeconfig = kubeconfig("broken", admin.replaceFirst("client-key-data: \\S+", "client-key-data: "
-                + Base64.getEncoder().encodeToString(broken.getBytes(StandardCharsets.US_ASCII))));
-        assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status")).isEqualTo(1);
-        assertThat(err()).contains("the kubeconfig's user: the client key is not a valid EC PRIVATE KEY")
-                .doesNotContain(body.substring(4, 16)).doesNotContain(body.substring(30, 42));
+        Path kubeconfig = kubeconfig(
+                "broken",
+                admin.replaceFirst(
+                        "client-key-data: \\S+",
+                        "client-key-data: "
+                                + Base64.getEncoder().encodeToString(broken.getBytes(StandardCharsets.US_ASCII))));
+        assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status"))
+                .isEqualTo(1);
+        assertThat(err())
+                .contains("the kubeconfig's user: the client key is not a valid EC PRIVATE KEY")
+                .doesNotContain(body.substring(4, 16))
+                .doesNotContain(body.substring(30, 42));
 
         Path noKey = kubeconfig("no-key", admin.replaceFirst("\\s+client-key-data: \\S+", ""));
         err.reset();
-        assertThat(Main.run("fault", "--kubeconfig", noKey.toString(), "status")).isEqualTo(1);
+        assertThat(Main.run("fault", "--kubeconfig", noKey.toString(), "status"))
+                .isEqualTo(1);
         assertThat(err()).contains("the kubeconfig's user has a client certificate but no client-key-data");
     }
 
@@ -147,12 +185,14 @@ class FaultCommandClientCertificateTest {
         // PKCS#8 for a 2048-bit key: 30 82 LL LL | 02 01 00 | 30 0d <rsaEncryption, NULL> | 04 82 LL LL <PKCS#1>
         assertThat(pkcs8[22]).isEqualTo((byte) 0x04);
         byte[] pkcs1 = Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
-        String pem = "-----BEGIN RSA PRIVATE KEY-----\n" + Base64.getMimeEncoder().encodeToString(pkcs1)
-                + "\n-----END RSA PRIVATE KEY-----\n";
-        assertThat(ClientCredentials.privateKey(pem.getBytes(StandardCharsets.US_ASCII), "test").getEncoded())
+        String pem = "-----BEGIN RSA PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder().encodeToString(pkcs1) + "\n-----END RSA PRIVATE KEY-----\n";
+        assertThat(ClientCredentials.privateKey(pem.getBytes(StandardCharsets.US_ASCII), "test")
+                        .getEncoded())
                 .isEqualTo(pkcs8);
         assertThatThrownBy(() -> ClientCredentials.privateKey("not a key".getBytes(StandardCharsets.US_ASCII), "k"))
-                .hasMessage("k: the client key is not a PEM private key (EC PRIVATE KEY, RSA PRIVATE KEY or PRIVATE KEY)");
+                .hasMessage(
+                        "k: the client key is not a PEM private key (EC PRIVATE KEY, RSA PRIVATE KEY or PRIVATE KEY)");
     }
 
     private static byte[] data(String kubeconfig, String field) {

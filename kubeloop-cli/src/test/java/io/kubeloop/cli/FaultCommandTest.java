@@ -62,15 +62,30 @@ class FaultCommandTest {
     }
 
     private int listPods() throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.url() + "/api/v1/namespaces/default/pods")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/default/pods"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     @Test
     void failThenStatusThenClear() throws Exception {
-        assertThat(fault("fail", "--code", "503", "--count", "2", "--resource", "pods", "--verb", "list",
-                "--retry-after", "1")).as(err()).isZero();
+        assertThat(fault(
+                        "fail",
+                        "--code",
+                        "503",
+                        "--count",
+                        "2",
+                        "--resource",
+                        "pods",
+                        "--verb",
+                        "list",
+                        "--retry-after",
+                        "1"))
+                .as(err())
+                .isZero();
         assertThat(out()).contains("\"fault\" : \"fail\"").contains("\"code\" : 503");
         assertThat(listPods()).isEqualTo(503);
 
@@ -84,12 +99,21 @@ class FaultCommandTest {
 
     @Test
     void everySubcommandStartsItsFault() {
-        assertThat(fault("latency", "--millis", "0", "--jitter-millis", "1", "--resource", "pods")).as(err()).isZero();
-        assertThat(fault("partition", "--seconds", "600", "--user-agent", "nobody-here")).as(err()).isZero();
-        assertThat(fault("stall", "--seconds", "600", "--resource", "configmaps")).as(err()).isZero();
+        assertThat(fault("latency", "--millis", "0", "--jitter-millis", "1", "--resource", "pods"))
+                .as(err())
+                .isZero();
+        assertThat(fault("partition", "--seconds", "600", "--user-agent", "nobody-here"))
+                .as(err())
+                .isZero();
+        assertThat(fault("stall", "--seconds", "600", "--resource", "configmaps"))
+                .as(err())
+                .isZero();
         assertThat(fault("status")).isZero();
-        assertThat(out()).contains("\"fault\" : \"latency\"").contains("\"fault\" : \"partition\"")
-                .contains("\"userAgent\" : \"nobody-here\"").contains("\"fault\" : \"stall\"");
+        assertThat(out())
+                .contains("\"fault\" : \"latency\"")
+                .contains("\"fault\" : \"partition\"")
+                .contains("\"userAgent\" : \"nobody-here\"")
+                .contains("\"fault\" : \"stall\"");
         assertThat(server.faults().active()).hasSize(3);
         assertThat(fault("close-watches", "--resource", "pods")).isZero();
         assertThat(out()).contains("\"closed\" : 0");
@@ -103,14 +127,17 @@ class FaultCommandTest {
     void theServerComesFromTheKubeconfigWhenNotGiven() {
         Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
         out.reset();
-        assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "fail", "--code", "429")).as(err()).isZero();
+        assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "fail", "--code", "429"))
+                .as(err())
+                .isZero();
         assertThat(server.faults().active()).hasSize(1);
     }
 
     @Test
     void aBadValueIsReportedWithTheServersMessage() {
         assertThat(fault("fail", "--code", "404")).isEqualTo(1);
-        assertThat(err()).startsWith("kubeloop: the server answered 400: code must be 429, 500 or 503, was 404")
+        assertThat(err())
+                .startsWith("kubeloop: the server answered 400: code must be 429, 500 or 503, was 404")
                 .doesNotContain("\tat ");
         assertThat(fault("fail", "--verb", "frob")).isEqualTo(1);
         assertThat(err()).contains("verb must be one of get, list");
@@ -121,8 +148,10 @@ class FaultCommandTest {
     void aServerWithoutFaultInjectionSaysHowToEnableIt() {
         try (EmbeddedApiServer plain = EmbeddedApiServer.builder().start()) {
             err.reset();
-            assertThat(Main.run("fault", "--server", plain.url().toString(), "status")).isEqualTo(1);
-            assertThat(err()).contains("fault injection is not enabled on " + plain.url())
+            assertThat(Main.run("fault", "--server", plain.url().toString(), "status"))
+                    .isEqualTo(1);
+            assertThat(err())
+                    .contains("fault injection is not enabled on " + plain.url())
                     .contains("kubeloop apiserver --faults");
         }
     }
@@ -130,12 +159,21 @@ class FaultCommandTest {
     @Test
     void apiserverWithFaultsServesTheAdminPathWithTheGivenSeed() throws Exception {
         Path kubeconfig = dir.resolve("served/kubeconfig");
-        RunningApiServer apiserver = RunningApiServer.start(java.time.Duration.ofSeconds(30), "--port", "0",
-                "--faults", "--fault-seed", "9", "--kubeconfig-out", kubeconfig.toString());
+        RunningApiServer apiserver = RunningApiServer.start(
+                java.time.Duration.ofSeconds(30),
+                "--port",
+                "0",
+                "--faults",
+                "--fault-seed",
+                "9",
+                "--kubeconfig-out",
+                kubeconfig.toString());
         try {
             assertThat(apiserver.printed()).contains("/kubeloop/faults (seed 9)");
             out.reset();
-            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status")).as(err()).isZero();
+            assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "status"))
+                    .as(err())
+                    .isZero();
             assertThat(out()).contains("\"seed\" : 9").contains("\"faults\" : [ ]");
         } finally {
             apiserver.stop();
@@ -150,7 +188,8 @@ class FaultCommandTest {
             port = s.getLocalPort();
         }
         err.reset();
-        assertThat(Main.run("fault", "--server", "http://127.0.0.1:" + port, "status")).isEqualTo(1);
+        assertThat(Main.run("fault", "--server", "http://127.0.0.1:" + port, "status"))
+                .isEqualTo(1);
         assertThat(err()).startsWith("kubeloop: cannot reach http://127.0.0.1:" + port);
     }
 }

@@ -37,8 +37,8 @@ class FaultCommandTlsTest {
     @TempDir
     Path dir;
 
-    private final FaultInjector injector = new FaultInjector(Clock.system(), 5, true, () -> 0L,
-            JsonMapper.builder().build());
+    private final FaultInjector injector = new FaultInjector(
+            Clock.system(), 5, true, () -> 0L, JsonMapper.builder().build());
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final PrintStream originalOut = System.out;
     private final PrintStream originalErr = System.err;
@@ -51,11 +51,37 @@ class FaultCommandTlsTest {
     void start() throws Exception {
         Path keystore = dir.resolve("server.p12");
         caPem = dir.resolve("ca.pem");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-dname", "CN=kubeloop-test", "-validity", "2",
-                "-ext", "san=ip:127.0.0.1", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit");
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit", "-file", caPem.toString());
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-dname",
+                "CN=kubeloop-test",
+                "-validity",
+                "2",
+                "-ext",
+                "san=ip:127.0.0.1",
+                "-keystore",
+                keystore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                "changeit");
+        keytool(
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "server",
+                "-keystore",
+                keystore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                "changeit",
+                "-file",
+                caPem.toString());
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             ks.load(in, "changeit".toCharArray());
@@ -96,10 +122,14 @@ class FaultCommandTlsTest {
 
     @Test
     void trustsTheGivenCertificateAuthorityOnly() {
-        assertThat(Main.run("fault", "--server", url, "status")).as("an unknown CA is refused").isEqualTo(1);
+        assertThat(Main.run("fault", "--server", url, "status"))
+                .as("an unknown CA is refused")
+                .isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("kubeloop: cannot reach " + url);
-        assertThat(Main.run("fault", "--server", url, "--certificate-authority", caPem.toString(),
-                "fail", "--code", "500")).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(Main.run(
+                        "fault", "--server", url, "--certificate-authority", caPem.toString(), "fail", "--code", "500"))
+                .as(err.toString(StandardCharsets.UTF_8))
+                .isZero();
         assertThat(injector.faults().active()).hasSize(1);
     }
 
@@ -130,7 +160,8 @@ class FaultCommandTlsTest {
                 current-context: tls
                 """.formatted(url, caData));
         assertThat(Main.run("fault", "--kubeconfig", kubeconfig.toString(), "compact"))
-                .as(err.toString(StandardCharsets.UTF_8)).isZero();
+                .as(err.toString(StandardCharsets.UTF_8))
+                .isZero();
         assertThat(authorizations).containsExactly("Bearer test-token-value");
     }
 }

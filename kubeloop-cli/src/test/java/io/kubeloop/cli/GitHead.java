@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
 /** The commit a checkout is at, asked of git the way the build asks (see the parent pom's git-commit execution). */
 final class GitHead {
 
-    private GitHead() {
-    }
+    private GitHead() {}
 
     /** HEAD's full hash, or null when {@code root} is not a git checkout or git is not there. */
     static String of(Path root) throws IOException, InterruptedException {
@@ -19,8 +18,10 @@ final class GitHead {
         }
         Process git;
         try {
-            git = new ProcessBuilder("git", "rev-parse", "--verify", "HEAD").directory(root.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            git = new ProcessBuilder("git", "rev-parse", "--verify", "HEAD")
+                    .directory(root.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
         } catch (IOException noGit) {
             return null;
         }

@@ -61,12 +61,16 @@ class MainTest {
     @Test
     void helpListsTheCommands() {
         assertThat(Main.run("--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("Usage: kubeloop").contains("version");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("Usage: kubeloop")
+                .contains("version");
     }
 
     @Test
     void unknownCommandFailsWithAClearMessage() {
         assertThat(Main.run("frobnicate")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Unmatched argument").contains("frobnicate");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("Unmatched argument")
+                .contains("frobnicate");
     }
 }

@@ -87,20 +87,33 @@ public final class KubernetesClient implements AutoCloseable {
             throw new IllegalArgumentException(
                     "GenericKubernetesResource has no type of its own: use genericResources(...)");
         }
-        GroupVersionKind gvk = new GroupVersionKind(HasMetadata.getGroup(javaType),
-                HasMetadata.getVersion(javaType), HasMetadata.getKind(javaType));
-        ResourceType type = registry.byKind(gvk).orElseGet(() -> new ResourceType(gvk,
-                HasMetadata.getPlural(javaType), HasMetadata.getSingular(javaType),
-                Namespaced.class.isAssignableFrom(javaType), List.of(), List.of(), ResourceType.ALL_VERBS,
-                Set.of(ResourceType.STATUS, ResourceType.SCALE)));
+        GroupVersionKind gvk = new GroupVersionKind(
+                HasMetadata.getGroup(javaType), HasMetadata.getVersion(javaType), HasMetadata.getKind(javaType));
+        ResourceType type = registry.byKind(gvk)
+                .orElseGet(() -> new ResourceType(
+                        gvk,
+                        HasMetadata.getPlural(javaType),
+                        HasMetadata.getSingular(javaType),
+                        Namespaced.class.isAssignableFrom(javaType),
+                        List.of(),
+                        List.of(),
+                        ResourceType.ALL_VERBS,
+                        Set.of(ResourceType.STATUS, ResourceType.SCALE)));
         return ResourceClient.of(transport, type, javaType, config.namespace()).withWatchIdleTimeout(watchIdleTimeout);
     }
 
     /** The client of a resource described in full, in the configuration's namespace (if namespaced). */
-    public ResourceClient<GenericKubernetesResource> genericResources(String group, String version, String kind,
-            String plural, boolean namespaced) {
-        ResourceType type = new ResourceType(new GroupVersionKind(group, version, kind), plural, "", namespaced,
-                List.of(), List.of(), ResourceType.ALL_VERBS, Set.of(ResourceType.STATUS, ResourceType.SCALE));
+    public ResourceClient<GenericKubernetesResource> genericResources(
+            String group, String version, String kind, String plural, boolean namespaced) {
+        ResourceType type = new ResourceType(
+                new GroupVersionKind(group, version, kind),
+                plural,
+                "",
+                namespaced,
+                List.of(),
+                List.of(),
+                ResourceType.ALL_VERBS,
+                Set.of(ResourceType.STATUS, ResourceType.SCALE));
         return ResourceClient.of(transport, type, GenericKubernetesResource.class, config.namespace())
                 .withWatchIdleTimeout(watchIdleTimeout);
     }
@@ -112,8 +125,12 @@ public final class KubernetesClient implements AutoCloseable {
      * @throws IllegalArgumentException when the server serves no such kind
      */
     public ResourceClient<GenericKubernetesResource> genericResources(String apiVersion, String kind) {
-        return ResourceClient.of(transport, discovery.resolve(apiVersion, kind), GenericKubernetesResource.class,
-                config.namespace()).withWatchIdleTimeout(watchIdleTimeout);
+        return ResourceClient.of(
+                        transport,
+                        discovery.resolve(apiVersion, kind),
+                        GenericKubernetesResource.class,
+                        config.namespace())
+                .withWatchIdleTimeout(watchIdleTimeout);
     }
 
     @Override

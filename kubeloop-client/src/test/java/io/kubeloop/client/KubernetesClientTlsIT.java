@@ -41,7 +41,10 @@ class KubernetesClientTlsIT {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedApiServer.builder().tls().token("alice", ALICE_TOKEN, "devs").start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("alice", ALICE_TOKEN, "devs")
+                .start();
     }
 
     @AfterAll
@@ -51,7 +54,8 @@ class KubernetesClientTlsIT {
 
     private static String caPem() throws Exception {
         return "-----BEGIN CERTIFICATE-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(server.certificateAuthority().getEncoded())
+                + Base64.getMimeEncoder(64, "\n".getBytes())
+                        .encodeToString(server.certificateAuthority().getEncoded())
                 + "\n-----END CERTIFICATE-----\n";
     }
 
@@ -59,11 +63,18 @@ class KubernetesClientTlsIT {
     private static void coreCalls(ClientConfig config, String name) {
         try (KubernetesClient client = KubernetesClient.create(config)) {
             ResourceClient<ConfigMap> cms = client.resources(ConfigMap.class);
-            cms.create(new ConfigMapBuilder().withNewMetadata().withName(name).addToLabels("t", name).endMetadata()
+            cms.create(new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .addToLabels("t", name)
+                    .endMetadata()
                     .build());
             assertThat(cms.get(name)).isPresent();
-            assertThat(cms.list(ListOptions.builder().labelSelector("t=" + name).build()).items()).hasSize(1);
-            assertThat(cms.patch(name, PatchType.MERGE, "{\"data\":{\"k\":\"v\"}}", PatchOptions.none()).getData())
+            assertThat(cms.list(ListOptions.builder().labelSelector("t=" + name).build())
+                            .items())
+                    .hasSize(1);
+            assertThat(cms.patch(name, PatchType.MERGE, "{\"data\":{\"k\":\"v\"}}", PatchOptions.none())
+                            .getData())
                     .isEqualTo(Map.of("k", "v"));
             assertThat(cms.delete(name)).isPresent();
             assertThat(cms.get(name)).isEmpty();
@@ -73,26 +84,36 @@ class KubernetesClientTlsIT {
     @Test
     void aTokenFromTheBuilderAndFromAKubeconfig() throws Exception {
         assertThat(server.url().getScheme()).isEqualTo("https");
-        coreCalls(ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem()).token(ALICE_TOKEN)
-                .build(), "by-builder");
+        coreCalls(
+                ClientConfig.builder()
+                        .server(server.url())
+                        .certificateAuthorityPem(caPem())
+                        .token(ALICE_TOKEN)
+                        .build(),
+                "by-builder");
         Path kc = Files.writeString(dir.resolve("alice.yaml"), server.kubeconfigForToken(ALICE_TOKEN));
         coreCalls(ClientConfig.fromKubeconfig(kc), "by-token-kubeconfig");
     }
 
     @Test
     void aClientCertificate() {
-        coreCalls(ClientConfig.fromKubeconfig(server.writeKubeconfigFor(dir.resolve("bob.yaml"), "bob")),
+        coreCalls(
+                ClientConfig.fromKubeconfig(server.writeKubeconfigFor(dir.resolve("bob.yaml"), "bob")),
                 "by-certificate");
     }
 
     @Test
     void aWrongTokenIsUnauthorizedAndTheTokenIsNowhere() throws Exception {
         String secret = "wrong-but-secret-token-value";
-        ClientConfig config = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem())
-                .token(secret).build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .token(secret)
+                .build();
         try (KubernetesClient client = KubernetesClient.create(config)) {
             ResourceClient<ConfigMap> cms = client.resources(ConfigMap.class);
-            assertThatThrownBy(() -> cms.get("x")).isInstanceOf(UnauthorizedException.class)
+            assertThatThrownBy(() -> cms.get("x"))
+                    .isInstanceOf(UnauthorizedException.class)
                     .satisfies(e -> {
                         assertThat(e.getMessage()).contains("401").doesNotContain(secret);
                         assertThat(e.toString()).doesNotContain(secret);
@@ -105,11 +126,20 @@ class KubernetesClientTlsIT {
     @Test
     void withoutCredentialsA401IsNotSentAgain() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (KubernetesClient client = KubernetesClient.builder(ClientConfig.builder().server(server.url())
-                .certificateAuthorityPem(caPem()).build()).meterRegistry(registry).build()) {
-            assertThatThrownBy(() -> client.resources(ConfigMap.class).list()).isInstanceOf(UnauthorizedException.class);
+        try (KubernetesClient client = KubernetesClient.builder(ClientConfig.builder()
+                        .server(server.url())
+                        .certificateAuthorityPem(caPem())
+                        .build())
+                .meterRegistry(registry)
+                .build()) {
+            assertThatThrownBy(() -> client.resources(ConfigMap.class).list())
+                    .isInstanceOf(UnauthorizedException.class);
         }
-        assertThat(registry.find("rest.client.requests").tags("code", "401").counter().count()).isEqualTo(1);
+        assertThat(registry.find("rest.client.requests")
+                        .tags("code", "401")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -117,24 +147,37 @@ class KubernetesClientTlsIT {
         Path token = dir.resolve("token");
         Files.writeString(token, "stale-token-value");
         FileTime mtime = Files.getLastModifiedTime(token);
-        ClientConfig config = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem())
-                .tokenFile(token).build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .tokenFile(token)
+                .build();
         // rotate without changing the mtime: only the 401 → invalidate → re-read path can see the new token
         Files.writeString(token, ALICE_TOKEN);
         Files.setLastModifiedTime(token, mtime);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (KubernetesClient client = KubernetesClient.builder(config).meterRegistry(registry).build()) {
+        try (KubernetesClient client =
+                KubernetesClient.builder(config).meterRegistry(registry).build()) {
             assertThat(client.resources(ConfigMap.class).get("nothing")).isEmpty();
         }
-        assertThat(registry.find("rest.client.requests").tags("code", "401").counter().count()).isEqualTo(1);
-        assertThat(registry.find("rest.client.requests").tags("code", "404").counter().count()).isEqualTo(1);
+        assertThat(registry.find("rest.client.requests")
+                        .tags("code", "401")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.find("rest.client.requests")
+                        .tags("code", "404")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void aUserWithoutBindingsIsForbidden() {
-        try (EmbeddedApiServer rbac = EmbeddedApiServer.builder().tls().rbac(true).start();
-                KubernetesClient client = KubernetesClient.create(ClientConfig.fromKubeconfig(
-                        rbac.writeKubeconfigFor(dir.resolve("nobody.yaml"), "nobody")))) {
+        try (EmbeddedApiServer rbac =
+                        EmbeddedApiServer.builder().tls().rbac(true).start();
+                KubernetesClient client = KubernetesClient.create(
+                        ClientConfig.fromKubeconfig(rbac.writeKubeconfigFor(dir.resolve("nobody.yaml"), "nobody")))) {
             assertThatThrownBy(() -> client.resources(ConfigMap.class).list())
                     .isInstanceOf(ForbiddenException.class)
                     .hasMessageContaining("GET /api/v1/namespaces/default/configmaps: 403 Forbidden")

@@ -39,6 +39,7 @@ public final class TokenBucket {
     private final double interval;
     /** How far ahead of now {@code tat} may run before callers must wait: {@code burst × interval}. */
     private final double burstNanos;
+
     private final double qps;
     private final int burst;
     private final AtomicLong state = new AtomicLong(Double.doubleToRawLongBits(0.0));

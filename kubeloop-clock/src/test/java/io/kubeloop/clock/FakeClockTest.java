@@ -188,7 +188,8 @@ class FakeClockTest {
         Call<Void> waiter = TestThreads.start(() -> {
             lock.lock();
             try {
-                clock.awaitUntil(lock, condition, clock.nanoTime() + Duration.ofHours(1).toNanos());
+                clock.awaitUntil(
+                        lock, condition, clock.nanoTime() + Duration.ofHours(1).toNanos());
             } finally {
                 lock.unlock();
             }

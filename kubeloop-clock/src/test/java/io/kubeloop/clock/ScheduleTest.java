@@ -22,7 +22,8 @@ class ScheduleTest {
     private final List<String> ran = new CopyOnWriteArrayList<>();
 
     private Runnable record(String name) {
-        return () -> ran.add(name + "@" + clock.nanoTime() / 1_000_000_000L + "s on " + Thread.currentThread().getName());
+        return () -> ran.add(name + "@" + clock.nanoTime() / 1_000_000_000L + "s on "
+                + Thread.currentThread().getName());
     }
 
     // ---- the fake clock's tasks
@@ -70,11 +71,13 @@ class ScheduleTest {
 
     @Test
     void aTaskThatSchedulesADueTaskSeesItRunInTheSameStepButNotALaterOne() {
-        clock.schedule(() -> {
-            ran.add("first");
-            clock.schedule(() -> ran.add("chained"), Duration.ZERO);
-            clock.schedule(() -> ran.add("next period"), Duration.ofSeconds(1));
-        }, Duration.ofSeconds(1));
+        clock.schedule(
+                () -> {
+                    ran.add("first");
+                    clock.schedule(() -> ran.add("chained"), Duration.ZERO);
+                    clock.schedule(() -> ran.add("next period"), Duration.ofSeconds(1));
+                },
+                Duration.ofSeconds(1));
 
         clock.step(Duration.ofSeconds(5));
         assertThat(ran).containsExactly("first", "chained");
@@ -99,10 +102,12 @@ class ScheduleTest {
     @Test
     void aTaskMayCancelAnotherDueInTheSameStep() {
         AtomicReference<Clock.Scheduled> second = new AtomicReference<>();
-        clock.schedule(() -> {
-            ran.add("first");
-            assertThat(second.get().cancel()).isTrue();
-        }, Duration.ofSeconds(1));
+        clock.schedule(
+                () -> {
+                    ran.add("first");
+                    assertThat(second.get().cancel()).isTrue();
+                },
+                Duration.ofSeconds(1));
         second.set(clock.schedule(() -> ran.add("second"), Duration.ofSeconds(1)));
 
         clock.step(Duration.ofSeconds(1));
@@ -112,18 +117,23 @@ class ScheduleTest {
 
     @Test
     void aFailingTaskIsThrownFromStepAfterTheOtherDueTasksRan() {
-        clock.schedule(() -> {
-            throw new IllegalStateException("boom 1");
-        }, Duration.ofSeconds(1));
+        clock.schedule(
+                () -> {
+                    throw new IllegalStateException("boom 1");
+                },
+                Duration.ofSeconds(1));
         clock.schedule(() -> ran.add("survivor"), Duration.ofSeconds(1));
-        clock.schedule(() -> {
-            throw new IllegalArgumentException("boom 2");
-        }, Duration.ofSeconds(1));
+        clock.schedule(
+                () -> {
+                    throw new IllegalArgumentException("boom 2");
+                },
+                Duration.ofSeconds(1));
 
         assertThatThrownBy(() -> clock.step(Duration.ofSeconds(1)))
-                .isInstanceOf(IllegalStateException.class).hasMessage("boom 1")
-                .satisfies(e -> assertThat(e.getSuppressed()).singleElement().hasFieldOrPropertyWithValue("message",
-                        "boom 2"));
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("boom 1")
+                .satisfies(e ->
+                        assertThat(e.getSuppressed()).singleElement().hasFieldOrPropertyWithValue("message", "boom 2"));
         assertThat(ran).containsExactly("survivor");
         assertThat(clock.scheduledCount()).isZero();
     }
@@ -184,11 +194,13 @@ class ScheduleTest {
         AtomicReference<String> thread = new AtomicReference<>();
         long start = System.nanoTime();
         AtomicReference<Long> ranAfter = new AtomicReference<>();
-        system.schedule(() -> {
-            ranAfter.set(System.nanoTime() - start);
-            thread.set(Thread.currentThread().getName());
-            done.countDown();
-        }, Duration.ofMillis(20));
+        system.schedule(
+                () -> {
+                    ranAfter.set(System.nanoTime() - start);
+                    thread.set(Thread.currentThread().getName());
+                    done.countDown();
+                },
+                Duration.ofMillis(20));
 
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(ranAfter.get()).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
@@ -200,13 +212,18 @@ class ScheduleTest {
         Clock system = Clock.system();
         Clock.Scheduled cancelled = system.schedule(() -> ran.add("cancelled"), Duration.ofMillis(50));
         assertThat(cancelled.cancel()).isTrue();
-        system.schedule(() -> {
-            throw new IllegalStateException("a failing task, on purpose: the uncaught exception handler reports it");
-        }, Duration.ZERO);
+        system.schedule(
+                () -> {
+                    throw new IllegalStateException(
+                            "a failing task, on purpose: the uncaught exception handler reports it");
+                },
+                Duration.ZERO);
         CountDownLatch after = new CountDownLatch(1);
         system.schedule(after::countDown, Duration.ofMillis(100));
 
-        assertThat(after.await(10, TimeUnit.SECONDS)).as("the timer thread survived").isTrue();
+        assertThat(after.await(10, TimeUnit.SECONDS))
+                .as("the timer thread survived")
+                .isTrue();
         assertThat(ran).isEmpty();
     }
 
@@ -214,6 +231,7 @@ class ScheduleTest {
     void theSystemClockSleepsInRealTime() throws InterruptedException {
         long start = System.nanoTime();
         Clock.system().sleep(Duration.ofMillis(20));
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(System.nanoTime() - start)
+                .isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
     }
 }

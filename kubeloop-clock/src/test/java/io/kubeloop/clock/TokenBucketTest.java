@@ -41,8 +41,14 @@ class TokenBucketTest {
         for (int i = 0; i < 6; i++) {
             waits.add(bucket.reserve());
         }
-        assertThat(waits).containsExactly(Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofMillis(100),
-                Duration.ofMillis(200), Duration.ofMillis(300));
+        assertThat(waits)
+                .containsExactly(
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        Duration.ZERO,
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(200),
+                        Duration.ofMillis(300));
         assertThat(bucket.tryTake()).as("reservations are taken tokens").isFalse();
         clock.step(Duration.ofMillis(350)); // the debt is paid 50 ms into the future: half a token
         assertThat(bucket.reserve()).isEqualTo(Duration.ofMillis(50));
@@ -76,7 +82,9 @@ class TokenBucketTest {
         Call<Duration> third = TestThreads.start(bucket::take);
         eventually().until(clock::hasWaiters);
         clock.step(Duration.ofMillis(19));
-        assertThat(third.awaitBlocked().result()).as("not before the token exists").isNotDone();
+        assertThat(third.awaitBlocked().result())
+                .as("not before the token exists")
+                .isNotDone();
         clock.step(Duration.ofMillis(1));
 
         assertThat(third.join()).isEqualTo(Duration.ofMillis(20));
@@ -130,14 +138,20 @@ class TokenBucketTest {
             expected.add(k * 1_000_000L);
         }
         long ms = 1_000_000L;
-        assertThat(waits.stream().map(n -> Math.round(n / (double) ms) * ms).sorted().toList()).isEqualTo(expected);
+        assertThat(waits.stream()
+                        .map(n -> Math.round(n / (double) ms) * ms)
+                        .sorted()
+                        .toList())
+                .isEqualTo(expected);
     }
 
     @Test
     void badSettingsAreRefusedNamingTheField() {
-        assertThatThrownBy(() -> new TokenBucket(0, 1, clock)).hasMessage("qps must be a positive finite number, was 0.0");
+        assertThatThrownBy(() -> new TokenBucket(0, 1, clock))
+                .hasMessage("qps must be a positive finite number, was 0.0");
         assertThatThrownBy(() -> new TokenBucket(Double.NaN, 1, clock)).hasMessageContaining("was NaN");
-        assertThatThrownBy(() -> new TokenBucket(Double.POSITIVE_INFINITY, 1, clock)).hasMessageContaining("Infinity");
+        assertThatThrownBy(() -> new TokenBucket(Double.POSITIVE_INFINITY, 1, clock))
+                .hasMessageContaining("Infinity");
         assertThatThrownBy(() -> new TokenBucket(5, 0, clock)).hasMessage("burst must be at least 1, was 0");
         assertThatThrownBy(() -> new TokenBucket(5, 1, null)).hasMessage("clock");
         TokenBucket b = new TokenBucket(2.5, 7, clock);

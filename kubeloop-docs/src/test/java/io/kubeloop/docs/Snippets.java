@@ -74,8 +74,11 @@ final class Snippets {
                     .map(root::relativize)
                     .filter(p -> {
                         String s = p.toString().replace('\\', '/');
-                        return !s.startsWith(".") && !s.contains("/target/") && !s.contains("/src/")
-                                && !s.contains("/results/") && !s.contains("node_modules");
+                        return !s.startsWith(".")
+                                && !s.contains("/target/")
+                                && !s.contains("/src/")
+                                && !s.contains("/results/")
+                                && !s.contains("node_modules");
                     })
                     .sorted()
                     .toList();
@@ -104,7 +107,8 @@ final class Snippets {
             }
             List<String> code = new ArrayList<>();
             for (String line : lines.subList(start, end)) {
-                code.add(line.length() >= indent && line.substring(0, indent).isBlank() ? line.substring(indent) : line);
+                code.add(
+                        line.length() >= indent && line.substring(0, indent).isBlank() ? line.substring(indent) : line);
             }
             Directives directives = directives(lines, i);
             snippets.add(new Snippet(file, start + 1, code, directives.context(), directives.classpath()));
@@ -127,11 +131,13 @@ final class Snippets {
                 start--;
             }
             String comment = String.join("\n", lines.subList(start, end + 1)).strip();
-            comment = comment.substring(comment.indexOf("<!--") + 4, comment.lastIndexOf("-->")).strip();
+            comment = comment.substring(comment.indexOf("<!--") + 4, comment.lastIndexOf("-->"))
+                    .strip();
             if (comment.startsWith(CONTEXT)) {
                 context.append(comment.substring(CONTEXT.length()).strip()).append(' ');
             } else if (comment.startsWith(CLASSPATH)) {
-                classpath.addAll(List.of(comment.substring(CLASSPATH.length()).strip().split("\\s+")));
+                classpath.addAll(
+                        List.of(comment.substring(CLASSPATH.length()).strip().split("\\s+")));
             }
             end = start - 1;
         }
@@ -173,8 +179,8 @@ final class Snippets {
                 from.add(s.firstLine() + i);
             }
         } else {
-            out.add("@SuppressWarnings(\"all\") abstract class Snippet { " + s.context().replace('\n', ' ')
-                    + " void run() throws Throwable {");
+            out.add("@SuppressWarnings(\"all\") abstract class Snippet { "
+                    + s.context().replace('\n', ' ') + " void run() throws Throwable {");
             from.add(0);
             for (int i = body; i < s.lines().size(); i++) {
                 out.add(s.lines().get(i));
@@ -183,7 +189,10 @@ final class Snippets {
             out.add("}}");
             from.add(0);
         }
-        return new Unit(s, pkg.replace('.', '/') + "/" + className + ".java", String.join("\n", out) + "\n",
+        return new Unit(
+                s,
+                pkg.replace('.', '/') + "/" + className + ".java",
+                String.join("\n", out) + "\n",
                 from.stream().mapToInt(Integer::intValue).toArray());
     }
 
@@ -195,7 +204,11 @@ final class Snippets {
     private static String firstDeclarationLine(List<String> lines) {
         for (String line : lines) {
             String t = line.strip();
-            if (!t.isEmpty() && !t.startsWith("//") && !t.startsWith("@") && !t.startsWith("/*") && !t.startsWith("*")) {
+            if (!t.isEmpty()
+                    && !t.startsWith("//")
+                    && !t.startsWith("@")
+                    && !t.startsWith("/*")
+                    && !t.startsWith("*")) {
                 return t;
             }
         }
@@ -226,8 +239,16 @@ final class Snippets {
         }
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, null)) {
-            List<String> options = List.of("--release", "21", "-proc:none", "-implicit:none", "-nowarn",
-                    "-classpath", classpath, "-d", output.toString());
+            List<String> options = List.of(
+                    "--release",
+                    "21",
+                    "-proc:none",
+                    "-implicit:none",
+                    "-nowarn",
+                    "-classpath",
+                    classpath,
+                    "-d",
+                    output.toString());
             javac.getTask(null, files, diagnostics, options, null, sources).call();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -237,8 +258,12 @@ final class Snippets {
             if (d.getKind() != Diagnostic.Kind.ERROR) {
                 continue;
             }
-            Unit unit = d.getSource() == null ? null : units.stream()
-                    .filter(u -> d.getSource().toUri().toString().endsWith(u.path())).findFirst().orElse(null);
+            Unit unit = d.getSource() == null
+                    ? null
+                    : units.stream()
+                            .filter(u -> d.getSource().toUri().toString().endsWith(u.path()))
+                            .findFirst()
+                            .orElse(null);
             String where = "?";
             if (unit != null) {
                 int line = (int) d.getLineNumber();

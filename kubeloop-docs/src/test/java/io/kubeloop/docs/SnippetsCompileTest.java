@@ -28,16 +28,20 @@ class SnippetsCompileTest {
         }
         // The guard against finding nothing (a moved root, a changed fence) and so proving nothing.
         assertThat(snippets).as("java snippets found under " + ROOT).hasSizeGreaterThan(30);
-        assertThat(snippets).extracting(s -> s.file().toString().replace('\\', '/'))
+        assertThat(snippets)
+                .extracting(s -> s.file().toString().replace('\\', '/'))
                 .contains("README.md", "kubeloop-client/README.md", "kubeloop-workqueue/README.md");
 
         StringBuilder classpath = new StringBuilder(classpath());
-        snippets.stream().flatMap(s -> s.classpath().stream()).distinct()
-                .forEach(folder -> classpath.append(java.io.File.pathSeparator).append(ROOT.resolve(folder)));
+        snippets.stream().flatMap(s -> s.classpath().stream()).distinct().forEach(folder -> classpath
+                .append(java.io.File.pathSeparator)
+                .append(ROOT.resolve(folder)));
         List<String> errors = Snippets.compile(snippets, classpath.toString(), classes);
 
-        assertThat(errors).as("snippets that do not compile (fix the snippet, or declare what it assumes in a "
-                + "<!-- snippet-context: ... --> comment before it)").isEmpty();
+        assertThat(errors)
+                .as("snippets that do not compile (fix the snippet, or declare what it assumes in a "
+                        + "<!-- snippet-context: ... --> comment before it)")
+                .isEmpty();
     }
 
     @Test
@@ -68,8 +72,11 @@ class SnippetsCompileTest {
 
         assertThat(snippets).hasSize(3);
         assertThat(snippets.get(1).context()).isEqualTo("java.util.Map<String, Integer> counts;");
-        assertThat(Snippets.compile(snippets, classpath(), classes)).singleElement().asString()
-                .startsWith("doc.md:7: ").contains("nope");
+        assertThat(Snippets.compile(snippets, classpath(), classes))
+                .singleElement()
+                .asString()
+                .startsWith("doc.md:7: ")
+                .contains("nope");
     }
 
     @Test
@@ -80,7 +87,8 @@ class SnippetsCompileTest {
                 ```
                 """);
 
-        assertThat(Snippets.compile(snippets, classpath(), classes)).isNotEmpty()
+        assertThat(Snippets.compile(snippets, classpath(), classes))
+                .isNotEmpty()
                 .allSatisfy(e -> assertThat(e).startsWith("doc.md:2: ").contains("Duration"));
     }
 

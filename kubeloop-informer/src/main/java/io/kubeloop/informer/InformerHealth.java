@@ -15,8 +15,14 @@ import java.util.Objects;
  * @param synced whether the initial list has been fully processed (never goes back to false)
  * @param syncedAt when the informer was first seen synced; null while it is not
  */
-public record InformerHealth(String name, State state, Instant since, String lastError, int consecutiveFailures,
-        boolean synced, Instant syncedAt) {
+public record InformerHealth(
+        String name,
+        State state,
+        Instant since,
+        String lastError,
+        int consecutiveFailures,
+        boolean synced,
+        Instant syncedAt) {
 
     public InformerHealth {
         Objects.requireNonNull(name, "name");

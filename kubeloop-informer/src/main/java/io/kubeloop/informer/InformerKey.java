@@ -15,8 +15,13 @@ import java.util.Objects;
  * @param fieldSelector canonical; "" for none
  * @param transform null for none
  */
-public record InformerKey(GroupVersionResource resource, Class<?> objectType, String namespace, String labelSelector,
-        String fieldSelector, Object transform) {
+public record InformerKey(
+        GroupVersionResource resource,
+        Class<?> objectType,
+        String namespace,
+        String labelSelector,
+        String fieldSelector,
+        Object transform) {
 
     public InformerKey {
         Objects.requireNonNull(resource, "resource");

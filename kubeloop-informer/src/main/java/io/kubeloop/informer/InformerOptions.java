@@ -20,8 +20,8 @@ import java.util.function.UnaryOperator;
  * @param transform null for the factory's; compared by identity, so pass the same instance (a constant, or
  *     {@link Transforms#stripManagedFields()}) to share an informer
  */
-public record InformerOptions(String namespace, String labelSelector, String fieldSelector,
-        UnaryOperator<HasMetadata> transform) {
+public record InformerOptions(
+        String namespace, String labelSelector, String fieldSelector, UnaryOperator<HasMetadata> transform) {
 
     private static final InformerOptions DEFAULTS = new InformerOptions(null, null, null, null);
 

@@ -42,6 +42,7 @@ final class MicrometerInformerMetrics implements InformerMetrics {
 
     /** 1 µs to 1000 s, ×10 each: the work-queue's duration buckets, so dashboards line up. */
     private static final Duration[] DURATION_BUCKETS = buckets();
+
     static final List<String> NOTIFICATION_TYPES = List.of("add", "update", "sync", "delete");
 
     private final MeterRegistry registry;
@@ -56,16 +57,26 @@ final class MicrometerInformerMetrics implements InformerMetrics {
         this.registry = registry;
         this.informerName = informerName;
         this.tags = Tags.of("name", informerName);
-        this.notifications = counters("informer.notifications",
-                "Notifications the informer distributed to its handlers, by type", "type", NOTIFICATION_TYPES);
-        this.processErrors = counters("informer.process.errors", "Failures of the informer's process loop, by reason",
-                "reason", List.of("failed", "mutation"));
+        this.notifications = counters(
+                "informer.notifications",
+                "Notifications the informer distributed to its handlers, by type",
+                "type",
+                NOTIFICATION_TYPES);
+        this.processErrors = counters(
+                "informer.process.errors",
+                "Failures of the informer's process loop, by reason",
+                "reason",
+                List.of("failed", "mutation"));
         Gauge objects = Gauge.builder("informer.cache.objects", cacheObjects, LongSupplier::getAsLong)
                 .description("Number of objects in the informer's cache")
-                .tags(tags).strongReference(true).register(registry);
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
         Gauge resyncs = Gauge.builder("cache.resync.count", resyncRounds, AtomicLong::get)
                 .description("Number of resync rounds of the informer (at least one handler due)")
-                .tags(tags).strongReference(true).register(registry);
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
         List<Meter> all = new java.util.ArrayList<>(List.of(objects, resyncs));
         all.addAll(notifications.values());
         all.addAll(processErrors.values());
@@ -76,8 +87,13 @@ final class MicrometerInformerMetrics implements InformerMetrics {
     private Map<String, Counter> counters(String name, String description, String tag, List<String> values) {
         Map<String, Counter> counters = new java.util.HashMap<>();
         for (String value : values) {
-            counters.put(value, Counter.builder(name).description(description).tags(tags).tag(tag, value)
-                    .register(registry));
+            counters.put(
+                    value,
+                    Counter.builder(name)
+                            .description(description)
+                            .tags(tags)
+                            .tag(tag, value)
+                            .register(registry));
         }
         return Map.copyOf(counters);
     }
@@ -96,14 +112,18 @@ final class MicrometerInformerMetrics implements InformerMetrics {
         Tags handlerTags = tags.and("handler", handlerName);
         Gauge buffer = Gauge.builder("informer.handler.buffer.length", bufferLength, IntSupplier::getAsInt)
                 .description("Notifications waiting for the handler, including the one it is handling")
-                .tags(handlerTags).strongReference(true).register(registry);
+                .tags(handlerTags)
+                .strongReference(true)
+                .register(registry);
         Timer duration = Timer.builder("informer.handler.duration")
                 .description("How long the handler took per notification")
                 .serviceLevelObjectives(DURATION_BUCKETS)
-                .tags(handlerTags).register(registry);
+                .tags(handlerTags)
+                .register(registry);
         Counter errors = Counter.builder("informer.handler.errors")
                 .description("Notifications whose handler threw an exception")
-                .tags(handlerTags).register(registry);
+                .tags(handlerTags)
+                .register(registry);
         return new HandlerMetrics() {
             @Override
             public void handled(long nanos) {

@@ -1,8 +1,8 @@
 package io.kubeloop.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.ThreadFactory;
@@ -52,6 +52,7 @@ final class ProcessorListener<T> {
     // Guarded by the SharedProcessor's lock: resync bookkeeping.
     /** Zero: never resynced. */
     private Duration resyncPeriod;
+
     private long nextResyncNanos;
     /** Whether the latest resync tick found this listener due; true from registration to the first tick. */
     private boolean syncing = true;
@@ -72,8 +73,14 @@ final class ProcessorListener<T> {
 
     private final AtomicLong pendingInitial = new AtomicLong();
 
-    ProcessorListener(String informerName, String name, ResourceEventHandler<? super T> handler,
-            Duration requestedResync, Duration resyncPeriod, Clock clock, InformerMetrics metrics) {
+    ProcessorListener(
+            String informerName,
+            String name,
+            ResourceEventHandler<? super T> handler,
+            Duration requestedResync,
+            Duration resyncPeriod,
+            Clock clock,
+            InformerMetrics metrics) {
         this.informerName = informerName;
         this.name = name;
         this.handler = handler;
@@ -251,11 +258,22 @@ final class ProcessorListener<T> {
         } catch (Throwable e) {
             metrics.failed();
             if (closed) {
-                log.debug("informer {}: handler {} threw on {} of {} while the informer was stopping",
-                        informerName, name, notification.type(), keyOf(notification), e);
+                log.debug(
+                        "informer {}: handler {} threw on {} of {} while the informer was stopping",
+                        informerName,
+                        name,
+                        notification.type(),
+                        keyOf(notification),
+                        e);
             } else {
-                log.error("informer {}: handler {} threw on {} of {}; the handler carries on with the next "
-                        + "notification", informerName, name, notification.type(), keyOf(notification), e);
+                log.error(
+                        "informer {}: handler {} threw on {} of {}; the handler carries on with the next "
+                                + "notification",
+                        informerName,
+                        name,
+                        notification.type(),
+                        keyOf(notification),
+                        e);
             }
         } finally {
             if (timed) {
@@ -269,11 +287,12 @@ final class ProcessorListener<T> {
 
     /** The object's namespace/name for a log line; never throws. */
     static String keyOf(Notification<?> notification) {
-        Object o = switch (notification) {
-            case Notification.Add<?> a -> a.object();
-            case Notification.Update<?> u -> u.newObject();
-            case Notification.Delete<?> d -> d.object();
-        };
+        Object o =
+                switch (notification) {
+                    case Notification.Add<?> a -> a.object();
+                    case Notification.Update<?> u -> u.newObject();
+                    case Notification.Delete<?> d -> d.object();
+                };
         return describe(o);
     }
 

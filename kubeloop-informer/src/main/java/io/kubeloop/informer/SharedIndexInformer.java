@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.resource.ResourceClient;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.IndexFunc;
@@ -18,11 +19,9 @@ import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.reflector.Reflector;
 import io.kubeloop.informer.reflector.ReflectorStatus;
 import io.kubeloop.informer.reflector.WatchErrorHandler;
-import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -117,6 +115,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
      * Taken before {@code blockDeltas} when both are needed.
      */
     private final ReentrantLock startLock = new ReentrantLock();
+
     private boolean started;
     private boolean stopped;
     private Duration resyncCheckPeriod;
@@ -228,8 +227,8 @@ public final class SharedIndexInformer<T extends HasMetadata> {
      *
      * @throws IllegalStateException the informer has stopped
      */
-    public ResourceEventHandlerRegistration addEventHandlerWithResyncPeriod(ResourceEventHandler<? super T> handler,
-            Duration resyncPeriod) {
+    public ResourceEventHandlerRegistration addEventHandlerWithResyncPeriod(
+            ResourceEventHandler<? super T> handler, Duration resyncPeriod) {
         Objects.requireNonNull(handler, "handler");
         ResyncPeriods.requireValid(resyncPeriod, "resyncPeriod");
         startLock.lock();
@@ -241,9 +240,13 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             Duration requested = ResyncPeriods.atLeastMinimum(resyncPeriod);
             if (!requested.isZero() && requested.compareTo(resyncCheckPeriod) < 0) {
                 if (started) {
-                    log.warn("informer {}: resyncPeriod {} is smaller than the resync check period {} and the "
-                            + "informer has already started; the handler resyncs every {}", name, requested,
-                            resyncCheckPeriod, resyncCheckPeriod);
+                    log.warn(
+                            "informer {}: resyncPeriod {} is smaller than the resync check period {} and the "
+                                    + "informer has already started; the handler resyncs every {}",
+                            name,
+                            requested,
+                            resyncCheckPeriod,
+                            resyncCheckPeriod);
                     requested = resyncCheckPeriod;
                 } else {
                     resyncCheckPeriod = requested;
@@ -252,11 +255,14 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             }
             Duration effective = ResyncPeriods.effective(requested, resyncCheckPeriod);
             if (!requested.isZero() && effective.isZero()) {
-                log.warn("informer {}: resyncPeriod {} is ignored because this informer has no resync period "
-                        + "(it was built with none)", name, requested);
+                log.warn(
+                        "informer {}: resyncPeriod {} is ignored because this informer has no resync period "
+                                + "(it was built with none)",
+                        name,
+                        requested);
             }
-            ProcessorListener<T> listener = new ProcessorListener<>(name, handlerName(handler), handler, requested,
-                    effective, clock, metrics);
+            ProcessorListener<T> listener =
+                    new ProcessorListener<>(name, handlerName(handler), handler, requested, effective, clock, metrics);
             if (!started) {
                 processor.add(listener);
             } else {
@@ -326,8 +332,8 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         startLock.lock();
         try {
             if (stopped) {
-                throw new IllegalStateException("indexers were not added to informer " + name
-                        + " because it has stopped already");
+                throw new IllegalStateException(
+                        "indexers were not added to informer " + name + " because it has stopped already");
             }
             blockDeltas.lock();
             try {
@@ -451,8 +457,10 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         }
         if (!stopping) {
             reflectorDied = cause == null ? "the reflector ended without being stopped" : cause.toString();
-            log.error("informer {}: its reflector has ended although the informer was not stopped; the cache no "
-                    + "longer follows the server (health: STOPPED). Stop the informer and build a new one", name,
+            log.error(
+                    "informer {}: its reflector has ended although the informer was not stopped; the cache no "
+                            + "longer follows the server (health: STOPPED). Stop the informer and build a new one",
+                    name,
                     cause);
         }
     }
@@ -511,8 +519,13 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         }
         try {
             if (!t.join(STOP_TIMEOUT)) {
-                log.warn("informer {}: the {} thread {} is still running {} after stop; it ends when its current "
-                        + "call returns", name, what, t.getName(), STOP_TIMEOUT);
+                log.warn(
+                        "informer {}: the {} thread {} is still running {} after stop; it ends when its current "
+                                + "call returns",
+                        name,
+                        what,
+                        t.getName(),
+                        STOP_TIMEOUT);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -578,16 +591,23 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         ReflectorStatus s = r.status();
         String died = reflectorDied;
         if (died != null) {
-            return new InformerHealth(name, InformerHealth.State.STOPPED, s.since(), "reflector ended: " + died,
-                    s.consecutiveFailures(), synced, syncedAt);
+            return new InformerHealth(
+                    name,
+                    InformerHealth.State.STOPPED,
+                    s.since(),
+                    "reflector ended: " + died,
+                    s.consecutiveFailures(),
+                    synced,
+                    syncedAt);
         }
-        InformerHealth.State state = switch (s.phase()) {
-            case NOT_STARTED -> InformerHealth.State.LISTING; // its thread is about to run
-            case LISTING -> InformerHealth.State.LISTING;
-            case WATCHING -> InformerHealth.State.WATCHING;
-            case BACKING_OFF -> InformerHealth.State.BACKING_OFF;
-            case STOPPED -> InformerHealth.State.STOPPED;
-        };
+        InformerHealth.State state =
+                switch (s.phase()) {
+                    case NOT_STARTED -> InformerHealth.State.LISTING; // its thread is about to run
+                    case LISTING -> InformerHealth.State.LISTING;
+                    case WATCHING -> InformerHealth.State.WATCHING;
+                    case BACKING_OFF -> InformerHealth.State.BACKING_OFF;
+                    case STOPPED -> InformerHealth.State.STOPPED;
+                };
         return new InformerHealth(name, state, s.since(), s.lastError(), s.consecutiveFailures(), synced, syncedAt);
     }
 
@@ -616,8 +636,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             } catch (Throwable e) {
                 // client-go drops the item too (RetryOnError=false): a store error must be impossible; make it loud.
                 metrics.processError("failed");
-                log.error("informer {}: processing deltas failed; the rest of that object's deltas are dropped and "
-                        + "the cache may miss them until the next relist", name, e);
+                log.error(
+                        "informer {}: processing deltas failed; the rest of that object's deltas are dropped and "
+                                + "the cache may miss them until the next relist",
+                        name,
+                        e);
             }
         }
     }
@@ -631,7 +654,10 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         try {
             for (Delta<T> delta : deltas) {
                 if (log.isDebugEnabled()) {
-                    log.debug("informer {}: {} {}{}", name, delta.type(),
+                    log.debug(
+                            "informer {}: {} {}{}",
+                            name,
+                            delta.type(),
                             ProcessorListener.describe(delta.objectOrTombstone()),
                             isInInitialList ? " (initial list)" : "");
                 }
@@ -677,9 +703,13 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             cacheWrite.run();
         } catch (CacheMutationException e) {
             metrics.processError("mutation");
-            log.error("informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
-                    + "applied and the handlers are told: {}", name, delta.type(),
-                    ProcessorListener.describe(delta.objectOrTombstone()), e.getMessage());
+            log.error(
+                    "informer {}: writing {} {} to the cache found a cached object mutated in place; the write was "
+                            + "applied and the handlers are told: {}",
+                    name,
+                    delta.type(),
+                    ProcessorListener.describe(delta.objectOrTombstone()),
+                    e.getMessage());
         }
     }
 
@@ -882,8 +912,8 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                 Objects.requireNonNull(e.getKey(), "index name");
                 Objects.requireNonNull(e.getValue(), "index function of " + e.getKey());
                 if (e.getKey().equals(Indexers.NAMESPACE_INDEX)) {
-                    throw new IllegalArgumentException("index \"" + Indexers.NAMESPACE_INDEX
-                            + "\" is built in; give yours another name");
+                    throw new IllegalArgumentException(
+                            "index \"" + Indexers.NAMESPACE_INDEX + "\" is built in; give yours another name");
                 }
             }
             this.indexers.putAll(indexers);

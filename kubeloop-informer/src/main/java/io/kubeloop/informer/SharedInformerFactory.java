@@ -6,10 +6,10 @@ import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ResourceClient;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.model.selector.FieldSelector;
 import io.kubeloop.model.selector.LabelSelector;
-import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +62,7 @@ public final class SharedInformerFactory {
     private final UnaryOperator<HasMetadata> transform;
     /** How every informer's lists and watches decode objects (the same for all, so not part of the key). */
     private final Decoding decoding;
+
     private final Clock clock;
     private final MeterRegistry meterRegistry;
     private final ThreadFactory threadFactory;
@@ -128,24 +129,24 @@ public final class SharedInformerFactory {
      *
      * @throws IllegalArgumentException the server serves no such kind, or a selector does not parse
      */
-    public SharedIndexInformer<GenericKubernetesResource> genericInformerFor(String apiVersion, String kind,
-            InformerOptions options) {
+    public SharedIndexInformer<GenericKubernetesResource> genericInformerFor(
+            String apiVersion, String kind, InformerOptions options) {
         Objects.requireNonNull(apiVersion, "apiVersion");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(options, "options");
         return informerFor(client.genericResources(apiVersion, kind), GenericKubernetesResource.class, options);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> informerFor(ResourceClient<T> resources, Class<T> type,
-            InformerOptions options) {
+    private <T extends HasMetadata> SharedIndexInformer<T> informerFor(
+            ResourceClient<T> resources, Class<T> type, InformerOptions options) {
         String ns = options.namespace() != null ? options.namespace() : namespace;
-        ResourceClient<T> scoped = (ns == null ? resources.inAnyNamespace() : resources.inNamespace(ns))
-                .withDecoding(decoding);
+        ResourceClient<T> scoped =
+                (ns == null ? resources.inAnyNamespace() : resources.inNamespace(ns)).withDecoding(decoding);
         String labels = canonicalLabels(options.labelSelector());
         String fields = canonicalFields(options.fieldSelector());
         UnaryOperator<HasMetadata> t = options.transform() != null ? options.transform() : transform;
-        InformerKey key = new InformerKey(scoped.type().gvr(), type, scoped.namespace().orElse(null), labels, fields,
-                t);
+        InformerKey key =
+                new InformerKey(scoped.type().gvr(), type, scoped.namespace().orElse(null), labels, fields, t);
         lock.lock();
         try {
             if (shuttingDown) {
@@ -161,7 +162,8 @@ public final class SharedInformerFactory {
                     .labelSelector(labels.isEmpty() ? o.labelSelector() : labels)
                     .fieldSelector(fields.isEmpty() ? o.fieldSelector() : fields)
                     .build());
-            SharedIndexInformer.Builder<T> b = SharedIndexInformer.builder(ListerWatchers.forClient(scoped, tweak), type)
+            SharedIndexInformer.Builder<T> b = SharedIndexInformer.builder(
+                            ListerWatchers.forClient(scoped, tweak), type)
                     .name(uniqueName(key.describe()))
                     .resyncPeriod(customResync.getOrDefault(type, defaultResync))
                     .clock(clock)
@@ -249,8 +251,13 @@ public final class SharedInformerFactory {
         Map<InformerKey, Boolean> result = new LinkedHashMap<>();
         toWait.forEach((k, i) -> result.put(k, i.hasSynced()));
         if (result.containsValue(false)) {
-            log.warn("informer factory: not synced after {}: {}", timeout,
-                    result.entrySet().stream().filter(e -> !e.getValue()).map(e -> e.getKey().describe()).toList());
+            log.warn(
+                    "informer factory: not synced after {}: {}",
+                    timeout,
+                    result.entrySet().stream()
+                            .filter(e -> !e.getValue())
+                            .map(e -> e.getKey().describe())
+                            .toList());
         }
         return result;
     }
@@ -287,7 +294,8 @@ public final class SharedInformerFactory {
             lock.unlock();
         }
         if (!notStarted.isEmpty()) {
-            log.warn("informer factory: not started, so never synced: {}; call start() after asking for informers",
+            log.warn(
+                    "informer factory: not started, so never synced: {}; call start() after asking for informers",
                     notStarted.stream().map(InformerKey::describe).toList());
             return false;
         }
@@ -331,6 +339,7 @@ public final class SharedInformerFactory {
         private Decoding decoding = Decoding.standard();
         /** Null: the client's clock. */
         private Clock clock;
+
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
         private boolean coalesceUpdates = true;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -46,12 +46,20 @@ class CompactCacheMutationIT {
 
     @BeforeAll
     static void startServer() throws Exception {
-        assertThat(CacheMutationDetector.isEnabled()).as("the suite runs with the cache mutation detector on").isTrue();
+        assertThat(CacheMutationDetector.isEnabled())
+                .as("the suite runs with the cache mutation detector on")
+                .isTrue();
         server = EmbeddedApiServer.builder().start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).build())
-                .rateLimiter(RateLimiter.unlimited()).build();
-        client.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata()
-                .build());
+        client = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
+        client.resources(Namespace.class)
+                .create(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NS)
+                        .endMetadata()
+                        .build());
     }
 
     @AfterAll
@@ -69,10 +77,25 @@ class CompactCacheMutationIT {
 
     /** Pods of one template: the same container and toleration, written alike by the server. */
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).addToLabels("app", "web").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("nginx:1.27").withNewResources()
-                .addToRequests("cpu", new Quantity("100m")).endResources().endContainer()
-                .addNewToleration().withKey("k").withOperator("Exists").endToleration().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("nginx:1.27")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("100m"))
+                .endResources()
+                .endContainer()
+                .addNewToleration()
+                .withKey("k")
+                .withOperator("Exists")
+                .endToleration()
+                .endSpec()
+                .build();
     }
 
     private static ResourceClient<Pod> pods() {
@@ -84,8 +107,10 @@ class CompactCacheMutationIT {
         pods().create(pod("a"));
         pods().create(pod("b"));
         List<String> refusals = new CopyOnWriteArrayList<>();
-        informer = SharedIndexInformer.builder(ListerWatchers.forClient(pods().withDecoding(Decoding.compact())),
-                Pod.class).name("frozen").build();
+        informer = SharedIndexInformer.builder(
+                        ListerWatchers.forClient(pods().withDecoding(Decoding.compact())), Pod.class)
+                .name("frozen")
+                .build();
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod, boolean isInInitialList) {
@@ -104,16 +129,28 @@ class CompactCacheMutationIT {
                     refusals.add(e.getMessage());
                 }
                 try {
-                    pod.getSpec().getContainers().get(0).getResources().getRequests().put("cpu", new Quantity("64"));
+                    pod.getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getResources()
+                            .getRequests()
+                            .put("cpu", new Quantity("64"));
                 } catch (UnsupportedOperationException e) {
                     refusals.add(e.getMessage());
                 }
-                pod.getSpec().getContainers().get(0).getResources().getRequests().get("cpu").setAmount("64");
+                pod.getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getRequests()
+                        .get("cpu")
+                        .setAmount("64");
                 pod.getMetadata().getLabels().put("app", "evil"); // its own labels: only this object changes
             }
         });
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                .isTrue();
         await().atMost(WAIT).until(() -> refusals.size() == 3);
         assertThat(refusals.get(0)).contains("Container \"c\"", "setImage", "Decoding.compact()");
         assertThat(refusals.get(1)).contains("Toleration", "setValue", "Decoding.compact()");
@@ -121,10 +158,16 @@ class CompactCacheMutationIT {
 
         Pod a = informer.lister().namespace(NS).get("a").orElseThrow();
         Pod b = informer.lister().namespace(NS).get("b").orElseThrow();
-        assertThat(b.getSpec().getContainers().get(0)).isSameAs(a.getSpec().getContainers().get(0));
+        assertThat(b.getSpec().getContainers().get(0))
+                .isSameAs(a.getSpec().getContainers().get(0));
         for (Pod p : List.of(a, b)) {
             assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
-            assertThat(p.getSpec().getContainers().get(0).getResources().getRequests().get("cpu"))
+            assertThat(p.getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getResources()
+                            .getRequests()
+                            .get("cpu"))
                     .isEqualTo(new Quantity("100m"));
             assertThat(p.getSpec().getTolerations().get(0).getValue()).isNull();
         }
@@ -132,24 +175,41 @@ class CompactCacheMutationIT {
         assertThat(a.getMetadata().getLabels()).containsEntry("app", "evil");
 
         // The detector finds the one change that was made, to a's own labels, and names a alone.
-        assertThatThrownBy(CacheMutationDetector::checkNow).isInstanceOf(CacheMutationException.class)
-                .satisfies(e -> assertThat(((CacheMutationException) e).objects()).singleElement()
-                        .asString().startsWith("Pod frozen/a "));
+        assertThatThrownBy(CacheMutationDetector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
+                .satisfies(e -> assertThat(((CacheMutationException) e).objects())
+                        .singleElement()
+                        .asString()
+                        .startsWith("Pod frozen/a "));
 
         // Later events decode the same container text to what the server sent.
         pods().create(pod("c"));
-        Pod b2 = new PodBuilder(pods().get("b").orElseThrow()).editMetadata().addToLabels("tier", "front")
-                .endMetadata().build();
+        Pod b2 = new PodBuilder(pods().get("b").orElseThrow())
+                .editMetadata()
+                .addToLabels("tier", "front")
+                .endMetadata()
+                .build();
         pods().update(b2);
-        await().atMost(WAIT).until(() -> informer.lister().namespace(NS).get("c").isPresent()
-                && informer.lister().namespace(NS).get("b").orElseThrow().getMetadata().getLabels()
-                        .containsKey("tier"));
+        await().atMost(WAIT)
+                .until(() -> informer.lister().namespace(NS).get("c").isPresent()
+                        && informer.lister()
+                                .namespace(NS)
+                                .get("b")
+                                .orElseThrow()
+                                .getMetadata()
+                                .getLabels()
+                                .containsKey("tier"));
         for (String name : List.of("b", "c")) {
             Pod p = informer.lister().namespace(NS).get(name).orElseThrow();
             assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
             assertThat(p.getMetadata().getLabels()).containsEntry("app", "web");
         }
-        assertThat(pods().get("a").orElseThrow().getSpec().getContainers().get(0).getImage())
+        assertThat(pods().get("a")
+                        .orElseThrow()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
                 .isEqualTo("nginx:1.27");
     }
 }

@@ -47,11 +47,18 @@ final class DocExamples {
             SharedIndexInformer<Pod> pods = factory.informerFor(Pod.class);
             pods.addIndexers(Map.of("node", pod -> List.of(pod.getSpec().getNodeName())));
             ResourceEventHandlerRegistration handler = pods.addEventHandler(new ResourceEventHandler<>() {
-                @Override public void onAdd(Pod pod, boolean isInInitialList) {
+                @Override
+                public void onAdd(Pod pod, boolean isInInitialList) {
                     queue.add(Keys.META_NAMESPACE.keyOf(pod));
                 }
-                @Override public void onUpdate(Pod oldPod, Pod pod) { queue.add(Keys.META_NAMESPACE.keyOf(pod)); }
-                @Override public void onDelete(Pod pod, boolean finalStateUnknown) {
+
+                @Override
+                public void onUpdate(Pod oldPod, Pod pod) {
+                    queue.add(Keys.META_NAMESPACE.keyOf(pod));
+                }
+
+                @Override
+                public void onDelete(Pod pod, boolean finalStateUnknown) {
                     queue.add(Keys.META_NAMESPACE.keyOf(pod));
                 }
             });
@@ -70,7 +77,8 @@ final class DocExamples {
     /** docs/informers.md, "Building an informer". */
     static void informersBuilding(MeterRegistry registry, Queue<String> queue) {
         KubernetesClient client = KubernetesClient.create(ClientConfig.autodetect());
-        ListerWatcher<Pod> source = ListerWatchers.forClient(client.resources(Pod.class).inAnyNamespace());
+        ListerWatcher<Pod> source =
+                ListerWatchers.forClient(client.resources(Pod.class).inAnyNamespace());
 
         SharedIndexInformer<Pod> pods = SharedIndexInformer.builder(source, Pod.class)
                 .name("pods")
@@ -81,12 +89,19 @@ final class DocExamples {
                 .build();
 
         ResourceEventHandlerRegistration registration = pods.addEventHandler(new ResourceEventHandler<>() {
-            @Override public void onAdd(Pod pod, boolean isInInitialList) {
+            @Override
+            public void onAdd(Pod pod, boolean isInInitialList) {
                 queue.add(Keys.META_NAMESPACE.keyOf(pod));
             }
-            @Override public void onUpdate(Pod oldPod, Pod pod) { queue.add(Keys.META_NAMESPACE.keyOf(pod)); }
-            @Override public void onDelete(Pod pod, boolean finalStateUnknown) {
-                queue.add(Keys.META_NAMESPACE.keyOf(pod));    // finalStateUnknown: missed by the watch
+
+            @Override
+            public void onUpdate(Pod oldPod, Pod pod) {
+                queue.add(Keys.META_NAMESPACE.keyOf(pod));
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                queue.add(Keys.META_NAMESPACE.keyOf(pod)); // finalStateUnknown: missed by the watch
             }
         });
 
@@ -106,7 +121,8 @@ final class DocExamples {
         SharedInformerFactory factory = SharedInformerFactory.builder(client)
                 .namespace("shop")
                 .tweakListOptions(o -> o.toBuilder()
-                        .labelSelector(o.labelSelector() == null ? "team=a" : o.labelSelector() + ",team=a").build())
+                        .labelSelector(o.labelSelector() == null ? "team=a" : o.labelSelector() + ",team=a")
+                        .build())
                 .defaultResync(Duration.ofMinutes(10))
                 .resync(Pod.class, Duration.ofMinutes(1))
                 .transform(Transforms.stripManagedFields())
@@ -114,10 +130,9 @@ final class DocExamples {
                 .build();
 
         SharedIndexInformer<Pod> pods = factory.informerFor(Pod.class);
-        SharedIndexInformer<Pod> webPods = factory.informerFor(Pod.class,
-                InformerOptions.builder().labelSelector("app=web").build());
-        SharedIndexInformer<GenericKubernetesResource> gadgets =
-                factory.genericInformerFor("example.com/v1", "Gadget");
+        SharedIndexInformer<Pod> webPods = factory.informerFor(
+                Pod.class, InformerOptions.builder().labelSelector("app=web").build());
+        SharedIndexInformer<GenericKubernetesResource> gadgets = factory.genericInformerFor("example.com/v1", "Gadget");
         pods.addEventHandler(handler);
 
         factory.start();
@@ -130,17 +145,27 @@ final class DocExamples {
 
     /** docs/informers.md, "Building an informer": one line for one resource; the client-go form of onDelete. */
     static void informersOneLine(KubernetesClient client, Queue<String> queue) {
-        SharedIndexInformer<Pod> pods = SharedIndexInformer.builder(client, Pod.class).build();
+        SharedIndexInformer<Pod> pods =
+                SharedIndexInformer.builder(client, Pod.class).build();
         pods.addEventHandler(new ResourceEventHandler<>() {
-            @Override public void onDelete(Object pod) { queue.add(Keys.DELETION_HANDLING.keyOf(pod)); }
+            @Override
+            public void onDelete(Object pod) {
+                queue.add(Keys.DELETION_HANDLING.keyOf(pod));
+            }
         });
     }
 
     /** docs/cache.md. */
     static void cache(Pod pod) {
-        Indexer<Pod> pods = Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(),
-                "byNode", p -> p.getSpec().getNodeName() == null ? List.of() : List.of(p.getSpec().getNodeName())));
+        Indexer<Pod> pods = Indexers.newIndexer(
+                Keys.DELETION_HANDLING,
+                Map.of(
+                        Indexers.NAMESPACE_INDEX,
+                        Indexers.namespaceIndex(),
+                        "byNode",
+                        p -> p.getSpec().getNodeName() == null
+                                ? List.of()
+                                : List.of(p.getSpec().getNodeName())));
 
         pods.add(pod);
         List<Pod> onNode = pods.byIndex("byNode", "node-1");
@@ -160,8 +185,8 @@ final class DocExamples {
         KubernetesClient client = KubernetesClient.create(ClientConfig.autodetect());
         ResourceClient<Pod> pods = client.resources(Pod.class).inNamespace("default");
 
-        ListerWatcher<Pod> lw = ListerWatchers.forClient(pods,
-                options -> options.toBuilder().labelSelector("app=web").build());
+        ListerWatcher<Pod> lw = ListerWatchers.forClient(
+                pods, options -> options.toBuilder().labelSelector("app=web").build());
 
         Reflector<Pod> reflector = Reflector.builder(lw, store)
                 .name("pods in default")

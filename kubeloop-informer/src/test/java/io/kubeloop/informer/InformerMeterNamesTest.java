@@ -34,17 +34,20 @@ class InformerMeterNamesTest {
         FakeClock clock = new FakeClock();
         FakeSource<Pod> source = new FakeSource<>();
         source.add(pod("a"));
-        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class).name("pods")
-                .clock(clock).meterRegistry(registry)
-                .reflector(r -> r.backoff(Backoff.DEFAULT.withInitial(Duration.ofMillis(1)).withJitter(0)))
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class)
+                .name("pods")
+                .clock(clock)
+                .meterRegistry(registry)
+                .reflector(r -> r.backoff(
+                        Backoff.DEFAULT.withInitial(Duration.ofMillis(1)).withJitter(0)))
                 .build();
         informer.addEventHandler(new ResourceEventHandler<>() {});
         try {
             informer.start();
             await().atMost(WAIT).until(() -> informer.hasSynced() && informer.isWatching());
-            source.add(pod("b"));                                     // a watch event
-            source.failNextWatches(1, ApiErrors::connectionRefused);  // an API request failure
-            source.expireWatches();                                   // a restart and a relist
+            source.add(pod("b")); // a watch event
+            source.failNextWatches(1, ApiErrors::connectionRefused); // an API request failure
+            source.expireWatches(); // a restart and a relist
             await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> {
                 if (clock.hasWaiters()) {
                     clock.step(Duration.ofSeconds(1));
@@ -62,10 +65,17 @@ class InformerMeterNamesTest {
             informer.stop();
             source.shutdown();
         }
-        assertThat(registry.getMeters()).as("a stopped informer leaves no meters").isEmpty();
+        assertThat(registry.getMeters())
+                .as("a stopped informer leaves no meters")
+                .isEmpty();
     }
 
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.testing.FakeSource;
 import io.kubeloop.informer.testing.PrometheusScrape;
-import io.kubeloop.clock.FakeClock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -31,7 +31,12 @@ class InformerMetricsTest {
     private final FakeSource<Pod> source = new FakeSource<>();
 
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 
     /** Informer and resync families → Prometheus type. */
@@ -54,8 +59,12 @@ class InformerMetricsTest {
     void namesTypesAndValuesUnderPrometheus() {
         source.add(pod("a"));
         source.add(pod("b"));
-        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class).name("pods")
-                .clock(clock).meterRegistry(registry).resyncPeriod(Duration.ofSeconds(10)).build();
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class)
+                .name("pods")
+                .clock(clock)
+                .meterRegistry(registry)
+                .resyncPeriod(Duration.ofSeconds(10))
+                .build();
         ResourceEventHandlerRegistration ok = informer.addEventHandler(new ResourceEventHandler<>() {});
         ResourceEventHandlerRegistration failing = informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
@@ -68,25 +77,32 @@ class InformerMetricsTest {
             await().atMost(WAIT).until(() -> informer.hasSynced() && informer.isWatching());
             source.modify(pod("a"));
             source.delete(pod("b"));
-            await().atMost(WAIT).until(() -> clock.hasWaiters()
-                    && value("informer_notifications_total{name=\"pods\",type=\"delete\"}") == 1);
+            await().atMost(WAIT)
+                    .until(() -> clock.hasWaiters()
+                            && value("informer_notifications_total{name=\"pods\",type=\"delete\"}") == 1);
             clock.step(Duration.ofSeconds(10)); // one resync round: both handlers are due
-            await().atMost(WAIT).until(() -> value("informer_notifications_total{name=\"pods\",type=\"sync\"}") == 1
-                    && value("informer_handler_duration_seconds_count{handler=\"" + ok.name()
-                            + "\",name=\"pods\"}") == 5);
+            await().atMost(WAIT)
+                    .until(() -> value("informer_notifications_total{name=\"pods\",type=\"sync\"}") == 1
+                            && value("informer_handler_duration_seconds_count{handler=\"" + ok.name()
+                                            + "\",name=\"pods\"}")
+                                    == 5);
 
-            assertThat(families()).containsAllEntriesOf(Map.of(
-                    "informer_cache_objects", "gauge",
-                    "informer_handler_buffer_length", "gauge",
-                    "informer_handler_duration_seconds", "histogram",
-                    "informer_handler_errors_total", "counter",
-                    "informer_notifications_total", "counter",
-                    "informer_process_errors_total", "counter",
-                    "cache_resync_count", "gauge"));
-            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}")).isZero();
+            assertThat(families())
+                    .containsAllEntriesOf(Map.of(
+                            "informer_cache_objects", "gauge",
+                            "informer_handler_buffer_length", "gauge",
+                            "informer_handler_duration_seconds", "histogram",
+                            "informer_handler_errors_total", "counter",
+                            "informer_notifications_total", "counter",
+                            "informer_process_errors_total", "counter",
+                            "cache_resync_count", "gauge"));
+            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}"))
+                    .isZero();
             assertThat(value("informer_cache_objects{name=\"pods\"}")).isEqualTo(1);
-            assertThat(value("informer_notifications_total{name=\"pods\",type=\"add\"}")).isEqualTo(2);
-            assertThat(value("informer_notifications_total{name=\"pods\",type=\"update\"}")).isEqualTo(1);
+            assertThat(value("informer_notifications_total{name=\"pods\",type=\"add\"}"))
+                    .isEqualTo(2);
+            assertThat(value("informer_notifications_total{name=\"pods\",type=\"update\"}"))
+                    .isEqualTo(1);
             assertThat(value("cache_resync_count{name=\"pods\"}")).isEqualTo(1);
             assertThat(value("informer_handler_errors_total{handler=\"" + failing.name() + "\",name=\"pods\"}"))
                     .isEqualTo(1);
@@ -108,22 +124,27 @@ class InformerMetricsTest {
     void aFailureOfTheProcessLoopIsCountedAndTheLoopGoesOn() {
         source.add(pod("good"));
         source.add(pod("poison"));
-        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class).name("pods")
-                .clock(clock).meterRegistry(registry)
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(source, Pod.class)
+                .name("pods")
+                .clock(clock)
+                .meterRegistry(registry)
                 .indexers(Map.of("broken", pod -> {
                     if (pod.getMetadata().getName().equals("poison")) {
                         throw new IllegalStateException("an index function that throws");
                     }
                     return java.util.List.of(pod.getMetadata().getName());
-                })).build();
+                }))
+                .build();
         try {
             informer.start();
-            await().atMost(WAIT).until(() -> value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}")
-                    == 1);
+            await().atMost(WAIT)
+                    .until(() -> value("informer_process_errors_total{name=\"pods\",reason=\"failed\"}") == 1);
             source.add(pod("after"));
-            await().atMost(WAIT).until(() -> informer.indexer().getByKey("ns/after").isPresent());
+            await().atMost(WAIT)
+                    .until(() -> informer.indexer().getByKey("ns/after").isPresent());
             assertThat(informer.indexer().getByKey("ns/good")).isPresent();
-            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"mutation\"}")).isZero();
+            assertThat(value("informer_process_errors_total{name=\"pods\",reason=\"mutation\"}"))
+                    .isZero();
         } finally {
             informer.stop();
             source.shutdown();

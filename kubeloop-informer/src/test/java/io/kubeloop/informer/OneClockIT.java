@@ -45,6 +45,7 @@ class OneClockIT {
     private KubernetesClient client;
     /** The test's own hands on the server: system clock, no limit. */
     private KubernetesClient admin;
+
     private SharedInformerFactory factory;
     private SharedIndexInformer<ConfigMap> configMaps;
     private String host;
@@ -52,10 +53,14 @@ class OneClockIT {
     @BeforeEach
     void start() {
         // Bookmarks every hour of real time: none arrives during the test, so the watch is silent unless written to.
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofHours(1)).start();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofHours(1))
+                .start();
         host = server.url().getHost() + ":" + server.port();
         ClientConfig config = ClientConfig.builder().server(server.url()).build();
-        admin = KubernetesClient.builder(config).rateLimiter(RateLimiter.unlimited()).build();
+        admin = KubernetesClient.builder(config)
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
         client = KubernetesClient.builder(config)
                 .clock(clock)
                 .rateLimit(1, 3) // one request a second, three at once
@@ -101,34 +106,47 @@ class OneClockIT {
 
         // 2. The next watch is answered 429 with Retry-After: 7. The client retries it after 7 s of clock time
         //    and not a nanosecond before.
-        server.faults().fail(Failure.status(429).count(1).retryAfterSeconds(7).resource("configmaps").verb("watch"));
+        server.faults()
+                .fail(Failure.status(429)
+                        .count(1)
+                        .retryAfterSeconds(7)
+                        .resource("configmaps")
+                        .verb("watch"));
         // The server may still hold the idle watch the client dropped (it notices at its next write): 1 or 2.
         assertThat(server.faults().closeWatches("configmaps")).isPositive();
         // The 429 is counted before the retry's wait begins, and nothing else waits on the clock: the waiter is it.
         await().atMost(WAIT).until(() -> requests("GET", "429") == 1 && clock.hasWaiters());
         clock.step(Duration.ofSeconds(7).minusNanos(1));
-        assertThat(clock.hasWaiters()).as("Retry-After has not passed: the retry still waits").isTrue();
+        assertThat(clock.hasWaiters())
+                .as("Retry-After has not passed: the retry still waits")
+                .isTrue();
         assertThat(requests("GET", "200")).isEqualTo(watchesOpened + 1);
         clock.step(Duration.ofNanos(1));
         await().atMost(WAIT).until(() -> requests("GET", "200") == watchesOpened + 2);
         cms.create(configMap("after-429"));
         await().atMost(WAIT).until(() -> cached("after-429"));
-        assertThat(watchErrors).as("the transport retried; the informer never saw the 429").hasSize(1);
+        assertThat(watchErrors)
+                .as("the transport retried; the informer never saw the 429")
+                .hasSize(1);
 
         // 3. The stack's client writes five objects through its rate limit (1/s, burst 3). The bucket refilled
         //    while the clock stood 7 s on; the watch just took one token, so two writes go at once, and then
         //    each one waits a second of clock time for its token.
-        CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
-            for (int i = 1; i <= 5; i++) {
-                client.resources(ConfigMap.class).create(configMap("limited-" + i));
-            }
-        }, runnable -> Thread.ofVirtual().name("test-writer").start(runnable));
+        CompletableFuture<Void> writes = CompletableFuture.runAsync(
+                () -> {
+                    for (int i = 1; i <= 5; i++) {
+                        client.resources(ConfigMap.class).create(configMap("limited-" + i));
+                    }
+                },
+                runnable -> Thread.ofVirtual().name("test-writer").start(runnable));
         for (int created = 2; created < 5; created++) {
             double expected = created;
             // A write is counted before the next one takes its token and waits: the waiter is the writer.
             await().atMost(WAIT).until(() -> requests("POST", "201") == expected && clock.hasWaiters());
             clock.step(Duration.ofMillis(999));
-            assertThat(requests("POST", "201")).as("no token before a second has passed").isEqualTo(expected);
+            assertThat(requests("POST", "201"))
+                    .as("no token before a second has passed")
+                    .isEqualTo(expected);
             assertThat(writes).isNotDone();
             clock.step(Duration.ofMillis(1));
         }
@@ -138,8 +156,12 @@ class OneClockIT {
             String name = "limited-" + i;
             await().atMost(WAIT).until(() -> cached(name));
         }
-        assertThat(registry.find("rest.client.rate.limiter.duration").tags("verb", "POST").timer().max(
-                TimeUnit.MILLISECONDS)).as("the waits were clock time: exactly one second each").isEqualTo(1000);
+        assertThat(registry.find("rest.client.rate.limiter.duration")
+                        .tags("verb", "POST")
+                        .timer()
+                        .max(TimeUnit.MILLISECONDS))
+                .as("the waits were clock time: exactly one second each")
+                .isEqualTo(1000);
     }
 
     private boolean cached(String name) {
@@ -147,12 +169,19 @@ class OneClockIT {
     }
 
     private double requests(String method, String code) {
-        var c = registry.find("rest.client.requests").tags("method", method, "code", code, "host", host).counter();
+        var c = registry.find("rest.client.requests")
+                .tags("method", method, "code", code, "host", host)
+                .counter();
         return c == null ? 0 : c.count();
     }
 
     private static ConfigMap configMap(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
-                .addToData("k", "v").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
     }
 }

@@ -22,6 +22,7 @@ class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
     final List<String> events = new CopyOnWriteArrayList<>();
     /** Key → last resourceVersion seen; absent after a delete. */
     final Map<String, String> lastView = new ConcurrentHashMap<>();
+
     private final List<String> cacheViolations = new CopyOnWriteArrayList<>();
     /**
      * Keys that were absent from the cache when an add or update of them was handled: fine only if a delete of
@@ -29,6 +30,7 @@ class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
      * order).
      */
     private final Map<String, String> absentUntilDelete = new ConcurrentHashMap<>();
+
     private volatile Indexer<T> cache;
 
     Recorder<T> checking(Indexer<T> cache) {
@@ -59,14 +61,18 @@ class Recorder<T extends HasMetadata> implements ResourceEventHandler<T> {
         if (c != null) {
             // The cache may hold a newer incarnation by now; it must not hold this one.
             Optional<T> cached = c.getByKey(key);
-            if (object instanceof HasMetadata h && cached.isPresent() && rv(cached.get()).equals(rv(h))) {
+            if (object instanceof HasMetadata h
+                    && cached.isPresent()
+                    && rv(cached.get()).equals(rv(h))) {
                 cacheViolations.add("delete " + key + ": still cached");
             }
         }
         lastView.remove(key);
         absentUntilDelete.remove(key);
-        events.add(object instanceof DeletedFinalStateUnknown<?> ? "delete " + key + " tombstone"
-                : "delete " + key + " rv=" + rv((HasMetadata) object));
+        events.add(
+                object instanceof DeletedFinalStateUnknown<?>
+                        ? "delete " + key + " tombstone"
+                        : "delete " + key + " rv=" + rv((HasMetadata) object));
     }
 
     private void checkCached(String key, T object) {

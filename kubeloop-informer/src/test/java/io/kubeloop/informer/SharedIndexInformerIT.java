@@ -58,12 +58,21 @@ class SharedIndexInformerIT {
                 .as("the suite runs with the cache mutation detector on (surefire's kubeloop.cacheMutationDetector)")
                 .isTrue();
         // Frequent bookmarks: the server notices a watch whose client went away at its next write.
-        server = EmbeddedApiServer.builder().historyLimit(50_000).bookmarkInterval(Duration.ofMillis(200)).start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).build())
-                .rateLimiter(RateLimiter.unlimited()).build();
+        server = EmbeddedApiServer.builder()
+                .historyLimit(50_000)
+                .bookmarkInterval(Duration.ofMillis(200))
+                .start();
+        client = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
         for (String ns : List.of("bulk", "live", "outage", "slow", "leak")) {
-            client.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(ns)
-                    .endMetadata().build());
+            client.resources(Namespace.class)
+                    .create(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .endMetadata()
+                            .build());
         }
         ResourceClient<Pod> bulk = client.resources(Pod.class).inNamespace("bulk");
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
@@ -91,13 +100,25 @@ class SharedIndexInformerIT {
     }
 
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).addToLabels("app", "web").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("nginx")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private SharedIndexInformer<Pod> informer(String name, ListerWatcher<Pod> lw) {
-        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(lw, Pod.class).name(name)
-                .threadFactory(threads).build();
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(lw, Pod.class)
+                .name(name)
+                .threadFactory(threads)
+                .build();
         informers.add(informer);
         return informer;
     }
@@ -109,24 +130,32 @@ class SharedIndexInformerIT {
     @Test
     void oneLineInformerOfOneResourceCachesItInEveryNamespace() {
         SharedIndexInformer<Namespace> namespaces = SharedIndexInformer.builder(client, Namespace.class)
-                .threadFactory(threads).build();
+                .threadFactory(threads)
+                .build();
         informers.add(namespaces);
         assertThat(namespaces.name()).isEqualTo("namespaces");
         namespaces.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, namespaces::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, namespaces::hasSynced))
+                .isTrue();
         assertThat(namespaces.indexer().listKeys()).contains("bulk", "live", "outage", "slow", "leak");
-        assertThat(namespaces.indexer().size()).isEqualTo(namespaces.indexer().list().size());
+        assertThat(namespaces.indexer().size())
+                .isEqualTo(namespaces.indexer().list().size());
 
         assertThatThrownBy(() -> SharedIndexInformer.builder(client, GenericKubernetesResource.class))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("genericResources");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("genericResources");
     }
 
     @Test
     void syncsTenThousandPodsAndTheirHandlerSeesEveryOne() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(ListerWatchers.forClient(pods("bulk")),
-                Pod.class).name("bulk").threadFactory(threads).meterRegistry(registry)
-                .transform(Transforms.stripManagedFields()).build();
+        SharedIndexInformer<Pod> informer = SharedIndexInformer.builder(
+                        ListerWatchers.forClient(pods("bulk")), Pod.class)
+                .name("bulk")
+                .threadFactory(threads)
+                .meterRegistry(registry)
+                .transform(Transforms.stripManagedFields())
+                .build();
         informers.add(informer);
         AtomicInteger initialAdds = new AtomicInteger();
         ResourceEventHandlerRegistration r = informer.addEventHandler(new ResourceEventHandler<>() {
@@ -138,15 +167,21 @@ class SharedIndexInformerIT {
             }
         });
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced, r::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced, r::hasSynced))
+                .isTrue();
         assertThat(initialAdds.get()).isEqualTo(BULK);
-        Set<String> expected = IntStream.range(0, BULK).mapToObj(i -> String.format("bulk/pod-%05d", i))
+        Set<String> expected = IntStream.range(0, BULK)
+                .mapToObj(i -> String.format("bulk/pod-%05d", i))
                 .collect(Collectors.toSet());
         assertThat(Set.copyOf(informer.indexer().listKeys())).isEqualTo(expected);
-        assertThat(informer.indexer().list()).allSatisfy(p -> assertThat(p.getMetadata().getManagedFields())
-                .isNullOrEmpty());
+        assertThat(informer.indexer().list())
+                .allSatisfy(p -> assertThat(p.getMetadata().getManagedFields()).isNullOrEmpty());
         assertThat(informer.lister().namespace("bulk").list()).hasSize(BULK);
-        assertThat(registry.get("informer.cache.objects").tag("name", "bulk").gauge().value()).isEqualTo(BULK);
+        assertThat(registry.get("informer.cache.objects")
+                        .tag("name", "bulk")
+                        .gauge()
+                        .value())
+                .isEqualTo(BULK);
         await().atMost(WAIT).until(informer::isWatching);
         assertThat(informer.health().isReady()).isTrue();
     }
@@ -157,18 +192,20 @@ class SharedIndexInformerIT {
         Recorder<Pod> handler = new Recorder<Pod>().checking(informer.indexer());
         informer.addEventHandler(handler);
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                .isTrue();
 
         Pod created = pods("live").create(pod("a"));
         created.getMetadata().getLabels().put("tier", "front");
         Pod updated = pods("live").update(created);
         Pod deleted = pods("live").delete("a").orElseThrow();
         await().atMost(WAIT).until(() -> handler.events.size() == 3);
-        assertThat(handler.events()).containsExactly(
-                "add live/a rv=" + created.getMetadata().getResourceVersion(),
-                "update live/a " + created.getMetadata().getResourceVersion() + "->"
-                        + updated.getMetadata().getResourceVersion(),
-                "delete live/a rv=" + deleted.getMetadata().getResourceVersion());
+        assertThat(handler.events())
+                .containsExactly(
+                        "add live/a rv=" + created.getMetadata().getResourceVersion(),
+                        "update live/a " + created.getMetadata().getResourceVersion() + "->"
+                                + updated.getMetadata().getResourceVersion(),
+                        "delete live/a rv=" + deleted.getMetadata().getResourceVersion());
         assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).isEmpty();
     }
@@ -184,7 +221,8 @@ class SharedIndexInformerIT {
         Recorder<Pod> handler = new Recorder<Pod>().checking(informer.indexer());
         informer.addEventHandler(handler);
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                .isTrue();
         await().atMost(WAIT).until(informer::isWatching);
         handler.events.clear();
 
@@ -204,16 +242,20 @@ class SharedIndexInformerIT {
 
         await().atMost(WAIT).until(() -> handler.events.size() >= 5 && informer.isWatching());
         assertThat(gate.lists.get()).isGreaterThan(listsBefore);
-        assertThat(handler.events()).containsExactlyInAnyOrder(
-                "update outage/a " + created.get("a") + "->" + aChanged.getMetadata().getResourceVersion(),
-                "delete outage/b tombstone",
-                "delete outage/c tombstone",
-                "add outage/e rv=" + e.getMetadata().getResourceVersion(),
-                // d did not change; with no resync tick yet, a relisted unchanged object reaches every handler
-                "update outage/d " + created.get("d") + "->" + created.get("d"));
+        assertThat(handler.events())
+                .containsExactlyInAnyOrder(
+                        "update outage/a " + created.get("a") + "->"
+                                + aChanged.getMetadata().getResourceVersion(),
+                        "delete outage/b tombstone",
+                        "delete outage/c tombstone",
+                        "add outage/e rv=" + e.getMetadata().getResourceVersion(),
+                        // d did not change; with no resync tick yet, a relisted unchanged object reaches every handler
+                        "update outage/d " + created.get("d") + "->" + created.get("d"));
         assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("outage/a", "outage/d", "outage/e");
-        assertThat(informer.lister().namespace("outage").get("a")).get().extracting(Recorder::rv)
+        assertThat(informer.lister().namespace("outage").get("a"))
+                .get()
+                .extracting(Recorder::rv)
                 .isEqualTo(aChanged.getMetadata().getResourceVersion());
     }
 
@@ -236,7 +278,8 @@ class SharedIndexInformerIT {
         Recorder<Pod> fast = new Recorder<Pod>().checking(informer.indexer());
         informer.addEventHandler(fast);
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                .isTrue();
         int n = 300;
         for (int i = 0; i < n; i++) {
             pods("slow").create(pod("s" + i));
@@ -254,7 +297,8 @@ class SharedIndexInformerIT {
         informer.addEventHandler(new Recorder<>());
         informer.addEventHandler(new Recorder<>());
         informer.start();
-        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                .isTrue();
         await().atMost(WAIT).until(informer::isWatching);
         assertThat(threads.alive()).hasSizeGreaterThanOrEqualTo(4); // reflector, process loop, 2 dispatchers
         informer.stop();
@@ -266,12 +310,16 @@ class SharedIndexInformerIT {
 
     /** The server's {@code apiserver_longrunning_requests} for pods, scraped from its /metrics. */
     private static int openPodWatches() throws Exception {
-        java.net.http.HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
-        return metrics.body().lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
-                        && l.contains("resource=\"pods\""))
-                .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        java.net.http.HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(server.url().resolve("/metrics"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        return metrics.body()
+                .lines()
+                .filter(l -> l.startsWith("apiserver_longrunning_requests{") && l.contains("resource=\"pods\""))
+                .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     /** A lister-watcher whose watch calls wait while the gate is closed: a watch that is down for a while. */

@@ -7,13 +7,13 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.cache.CacheMutationDetector;
 import io.kubeloop.informer.cache.CacheMutationException;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
+import io.kubeloop.informer.reflector.Backoff;
 import io.kubeloop.informer.testing.ApiErrors;
 import io.kubeloop.informer.testing.FakeSource;
-import io.kubeloop.informer.reflector.Backoff;
-import io.kubeloop.clock.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,8 +38,10 @@ class SharedIndexInformerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     /** Backoff of 1 ms, no jitter: a test steps the fake clock by 1 ms to let the reflector retry. */
-    private static final Backoff TEST_BACKOFF = Backoff.DEFAULT.withInitial(Duration.ofMillis(1))
-            .withCap(Duration.ofMillis(1)).withJitter(0);
+    private static final Backoff TEST_BACKOFF = Backoff.DEFAULT
+            .withInitial(Duration.ofMillis(1))
+            .withCap(Duration.ofMillis(1))
+            .withJitter(0);
 
     private final FakeClock clock = new FakeClock();
     private final FakeSource<Pod> source = new FakeSource<>();
@@ -69,12 +71,23 @@ class SharedIndexInformerTest {
     }
 
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata()
-                .withNewSpec().withNodeName("node-1").endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-1")
+                .endSpec()
+                .build();
     }
 
     private static Pod withLabel(Pod pod, String key, String value) {
-        return new PodBuilder(pod).editMetadata().addToLabels(key, value).endMetadata().build();
+        return new PodBuilder(pod)
+                .editMetadata()
+                .addToLabels(key, value)
+                .endMetadata()
+                .build();
     }
 
     /** Waits for {@code condition}, stepping the fake clock by 1 ms whenever the reflector is backing off. */
@@ -112,11 +125,19 @@ class SharedIndexInformerTest {
         source.modify(withLabel(a, "x", "1"));
         source.delete(b);
         await().atMost(WAIT).until(() -> handler.events.size() == 5);
-        assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "add ns/b rv=2 initial",
-                "add ns/c rv=3", "update ns/a 1->4", "delete ns/b rv=5");
+        assertThat(handler.events())
+                .containsExactly(
+                        "add ns/a rv=1 initial",
+                        "add ns/b rv=2 initial",
+                        "add ns/c rv=3",
+                        "update ns/a 1->4",
+                        "delete ns/b rv=5");
         assertThat(handler.cacheViolations()).isEmpty();
         assertThat(informer.indexer().listKeys()).containsExactlyInAnyOrder("ns/a", "ns/c");
-        assertThat(informer.lister().namespace("ns").get("a")).get().extracting(Recorder::rv).isEqualTo("4");
+        assertThat(informer.lister().namespace("ns").get("a"))
+                .get()
+                .extracting(Recorder::rv)
+                .isEqualTo("4");
         assertThat(informer.lastSyncResourceVersion()).isEqualTo("5");
     }
 
@@ -227,10 +248,18 @@ class SharedIndexInformerTest {
         source.add(pod("b"));
         await().atMost(WAIT).until(() -> handler.events.size() == 3);
         assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "update ns/a 1->2", "add ns/b rv=3");
-        assertThat(informer.lister().namespace("ns").get("a")).get().extracting(Recorder::rv).isEqualTo("2");
-        assertThat(registry.get("informer.cache.objects").tags("name", "pods").gauge().value()).isEqualTo(2.0);
+        assertThat(informer.lister().namespace("ns").get("a"))
+                .get()
+                .extracting(Recorder::rv)
+                .isEqualTo("2");
+        assertThat(registry.get("informer.cache.objects")
+                        .tags("name", "pods")
+                        .gauge()
+                        .value())
+                .isEqualTo(2.0);
         // Reported (and consumed here, so the suite's after-each check does not fail this test).
-        assertThatThrownBy(CacheMutationDetector::checkNow).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(CacheMutationDetector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
                 .hasMessageContaining("ns/a");
     }
 
@@ -280,8 +309,8 @@ class SharedIndexInformerTest {
         Recorder<Pod> late = new Recorder<Pod>().checking(informer.indexer());
         ResourceEventHandlerRegistration r = informer.addEventHandler(late);
         await().atMost(WAIT).until(r::hasSynced);
-        assertThat(late.events()).containsExactlyInAnyOrder("add ns/a rv=1 initial", "add ns/b rv=2 initial",
-                "add ns/c rv=3 initial");
+        assertThat(late.events())
+                .containsExactlyInAnyOrder("add ns/a rv=1 initial", "add ns/b rv=2 initial", "add ns/c rv=3 initial");
         source.modify(withLabel(pod("a"), "x", "1"));
         await().atMost(WAIT).until(() -> late.events.size() == 4);
         assertThat(late.events().get(3)).isEqualTo("update ns/a 1->4");
@@ -311,9 +340,12 @@ class SharedIndexInformerTest {
         informer.addEventHandler(recorder);
         writer.join(WAIT);
         String last = source.lastResourceVersion();
-        await().atMost(WAIT).until(() -> informer.lastSyncResourceVersion().equals(last)
-                && informer.indexer().list().stream().allMatch(p -> p.getMetadata().getResourceVersion()
-                        .equals(recorder.lastView.get("ns/" + p.getMetadata().getName()))));
+        await().atMost(WAIT)
+                .until(() -> informer.lastSyncResourceVersion().equals(last)
+                        && informer.indexer().list().stream().allMatch(p -> p.getMetadata()
+                                .getResourceVersion()
+                                .equals(recorder.lastView.get(
+                                        "ns/" + p.getMetadata().getName()))));
 
         Map<String, List<String>> perKey = new HashMap<>();
         for (String e : recorder.events()) {
@@ -353,8 +385,8 @@ class SharedIndexInformerTest {
         Recorder<Pod> every30 = new Recorder<>();
         ResourceEventHandlerRegistration r10 = informer.addEventHandler(every10);
         ResourceEventHandlerRegistration r0 = informer.addEventHandlerWithResyncPeriod(never, Duration.ZERO);
-        ResourceEventHandlerRegistration r30 = informer.addEventHandlerWithResyncPeriod(every30,
-                Duration.ofSeconds(30));
+        ResourceEventHandlerRegistration r30 =
+                informer.addEventHandlerWithResyncPeriod(every30, Duration.ofSeconds(30));
         assertThat(List.of(r10.resyncPeriod(), r0.resyncPeriod(), r30.resyncPeriod()))
                 .containsExactly(Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(30));
         informer.start();
@@ -363,19 +395,31 @@ class SharedIndexInformerTest {
         for (int tick = 1; tick <= 3; tick++) {
             stepResync(Duration.ofSeconds(10));
             int expected = 2 * tick;
-            await().atMost(WAIT).until(() -> every10.eventsStartingWith("update").size() == expected);
+            await().atMost(WAIT)
+                    .until(() -> every10.eventsStartingWith("update").size() == expected);
         }
         await().atMost(WAIT).until(() -> every30.eventsStartingWith("update").size() == 2);
         assertThat(every10.eventsStartingWith("update")).containsOnly("update ns/a 1->1", "update ns/b 2->2");
-        assertThat(every30.eventsStartingWith("update")).containsExactlyInAnyOrder("update ns/a 1->1",
-                "update ns/b 2->2");
+        assertThat(every30.eventsStartingWith("update"))
+                .containsExactlyInAnyOrder("update ns/a 1->1", "update ns/b 2->2");
         assertThat(never.eventsStartingWith("update")).isEmpty();
-        assertThat(registry.get("cache.resync.count").tag("name", "pods").gauge().value()).isEqualTo(3.0);
-        assertThat(registry.get("informer.notifications").tags("name", "pods", "type", "sync").counter().count())
+        assertThat(registry.get("cache.resync.count")
+                        .tag("name", "pods")
+                        .gauge()
+                        .value())
+                .isEqualTo(3.0);
+        assertThat(registry.get("informer.notifications")
+                        .tags("name", "pods", "type", "sync")
+                        .counter()
+                        .count())
                 .isEqualTo(6.0);
     }
 
-    record ResyncCase(String description, Duration informer, List<Duration> beforeStart, List<Duration> afterStart,
+    record ResyncCase(
+            String description,
+            Duration informer,
+            List<Duration> beforeStart,
+            List<Duration> afterStart,
             List<Duration> expected) {}
 
     @Test
@@ -388,25 +432,46 @@ class SharedIndexInformerTest {
         Duration ms500 = Duration.ofMillis(500);
         Duration zero = Duration.ZERO;
         List<ResyncCase> cases = List.of(
-                new ResyncCase("no informer resync: nobody resyncs", zero, List.of(s5, zero), List.of(s5),
+                new ResyncCase(
+                        "no informer resync: nobody resyncs",
+                        zero,
+                        List.of(s5, zero),
+                        List.of(s5),
                         List.of(zero, zero, zero)),
-                new ResyncCase("a handler asking for 0 never resyncs", s10, List.of(zero), List.of(zero),
-                        List.of(zero, zero)),
-                new ResyncCase("more than the check period: as asked", s10, List.of(s25), List.of(s25),
-                        List.of(s25, s25)),
-                new ResyncCase("less before start lowers the check period; earlier handlers keep theirs", s10,
-                        List.of(s10, s3, s5), List.of(), List.of(s10, s3, s5)),
-                new ResyncCase("below 1 s is raised to 1 s, which becomes the check period", s10,
-                        List.of(s3, ms500), List.of(), List.of(s3, s1)),
-                new ResyncCase("less after start is raised to the check period", s10, List.of(), List.of(s5, ms500),
+                new ResyncCase(
+                        "a handler asking for 0 never resyncs", s10, List.of(zero), List.of(zero), List.of(zero, zero)),
+                new ResyncCase(
+                        "more than the check period: as asked", s10, List.of(s25), List.of(s25), List.of(s25, s25)),
+                new ResyncCase(
+                        "less before start lowers the check period; earlier handlers keep theirs",
+                        s10,
+                        List.of(s10, s3, s5),
+                        List.of(),
+                        List.of(s10, s3, s5)),
+                new ResyncCase(
+                        "below 1 s is raised to 1 s, which becomes the check period",
+                        s10,
+                        List.of(s3, ms500),
+                        List.of(),
+                        List.of(s3, s1)),
+                new ResyncCase(
+                        "less after start is raised to the check period",
+                        s10,
+                        List.of(),
+                        List.of(s5, ms500),
                         List.of(s10, s10)));
         for (ResyncCase c : cases) {
-            SharedIndexInformer<Pod> informer = build(builder().name(c.description()).resyncPeriod(c.informer()));
+            SharedIndexInformer<Pod> informer =
+                    build(builder().name(c.description()).resyncPeriod(c.informer()));
             List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
-            c.beforeStart().forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
+            c.beforeStart()
+                    .forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
             informer.start();
-            c.afterStart().forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
-            assertThat(registrations).as(c.description()).extracting(ResourceEventHandlerRegistration::resyncPeriod)
+            c.afterStart()
+                    .forEach(d -> registrations.add(informer.addEventHandlerWithResyncPeriod(new Recorder<>(), d)));
+            assertThat(registrations)
+                    .as(c.description())
+                    .extracting(ResourceEventHandlerRegistration::resyncPeriod)
                     .containsExactlyElementsOf(c.expected());
             informer.stop();
         }
@@ -473,14 +538,19 @@ class SharedIndexInformerTest {
         source.addDropWatch(pod("d"));
         int listsBefore = source.listCalls();
         source.resetWatch(); // the watch ends and its history is gone: the re-watch gets 410, the reflector relists
-        awaitStepping(informer, () -> source.listCalls() > listsBefore && informer.isWatching()
-                && informer.indexer().listKeys().size() == 3 && notDue.events.size() == 6);
+        awaitStepping(
+                informer,
+                () -> source.listCalls() > listsBefore
+                        && informer.isWatching()
+                        && informer.indexer().listKeys().size() == 3
+                        && notDue.events.size() == 6);
         await().atMost(WAIT).until(() -> due.events.size() == 4);
 
-        assertThat(due.events()).containsExactlyInAnyOrder("update ns/a 1->4", "delete ns/b tombstone",
-                "add ns/d rv=6", "update ns/c 3->3");
-        assertThat(notDue.events().subList(3, 6)).containsExactlyInAnyOrder("update ns/a 1->4",
-                "delete ns/b tombstone", "add ns/d rv=6");
+        assertThat(due.events())
+                .containsExactlyInAnyOrder(
+                        "update ns/a 1->4", "delete ns/b tombstone", "add ns/d rv=6", "update ns/c 3->3");
+        assertThat(notDue.events().subList(3, 6))
+                .containsExactlyInAnyOrder("update ns/a 1->4", "delete ns/b tombstone", "add ns/d rv=6");
         assertThat(deleted).singleElement().isInstanceOfSatisfying(DeletedFinalStateUnknown.class, t -> {
             assertThat(t.key()).isEqualTo("ns/b");
             assertThat(((Pod) t.object()).getMetadata().getResourceVersion()).isEqualTo("2");
@@ -513,8 +583,10 @@ class SharedIndexInformerTest {
         informer.addEventHandler(new ResourceEventHandler<Pod>() {
             @Override
             public void onDelete(Object object) {
-                untyped.add(object instanceof DeletedFinalStateUnknown<?> t ? "tombstone " + t.key()
-                        : ((Pod) object).getMetadata().getName());
+                untyped.add(
+                        object instanceof DeletedFinalStateUnknown<?> t
+                                ? "tombstone " + t.key()
+                                : ((Pod) object).getMetadata().getName());
             }
         });
         informer.addEventHandler(new ResourceEventHandler<Pod>() {
@@ -531,12 +603,17 @@ class SharedIndexInformerTest {
         informer.start();
         awaitSyncedAndWatching(informer);
 
-        source.delete(a);                  // seen by the watch: the final state is known
-        source.deleteDropWatch(b);         // missed by the watch: the relist infers it with a tombstone
+        source.delete(a); // seen by the watch: the final state is known
+        source.deleteDropWatch(b); // missed by the watch: the relist infers it with a tombstone
         int lists = source.listCalls();
         source.resetWatch();
-        awaitStepping(informer, () -> source.listCalls() > lists && informer.isWatching()
-                && typed.size() == 2 && untyped.size() == 2 && both.size() == 2);
+        awaitStepping(
+                informer,
+                () -> source.listCalls() > lists
+                        && informer.isWatching()
+                        && typed.size() == 2
+                        && untyped.size() == 2
+                        && both.size() == 2);
 
         assertThat(typed).containsExactly("a@3 final", "b@2 unknown");
         assertThat(untyped).containsExactly("a", "tombstone ns/b");
@@ -552,14 +629,20 @@ class SharedIndexInformerTest {
         informer.start();
         awaitSyncedAndWatching(informer);
         source.deleteDropWatch(a);
-        source.addDropWatch(new PodBuilder(pod("a")).editMetadata().withUid("second").endMetadata().build());
+        source.addDropWatch(new PodBuilder(pod("a"))
+                .editMetadata()
+                .withUid("second")
+                .endMetadata()
+                .build());
         int lists = source.listCalls();
         source.resetWatch();
         awaitStepping(informer, () -> source.listCalls() > lists && handler.events.size() == 2);
         // client-go: the key is known and the relist has it with another resourceVersion, so it is an update
         assertThat(handler.events()).containsExactly("add ns/a rv=1 initial", "update ns/a 1->3");
-        assertThat(informer.indexer().getByKey("ns/a")).get()
-                .extracting(p -> p.getMetadata().getUid()).isEqualTo("second");
+        assertThat(informer.indexer().getByKey("ns/a"))
+                .get()
+                .extracting(p -> p.getMetadata().getUid())
+                .isEqualTo("second");
         assertThat(handler.cacheViolations()).isEmpty();
     }
 
@@ -625,10 +708,16 @@ class SharedIndexInformerTest {
         source.add(pod("good"));
         await().atMost(WAIT).until(() -> seen.size() == 2);
         assertThat(seen).containsExactly("bad", "good");
-        assertThat(registry.get("informer.handler.errors").tags("name", "pods", "handler", r.name()).counter()
-                .count()).isEqualTo(1.0);
-        assertThat(registry.get("informer.handler.duration").tags("name", "pods", "handler", r.name()).timer()
-                .count()).isEqualTo(2);
+        assertThat(registry.get("informer.handler.errors")
+                        .tags("name", "pods", "handler", r.name())
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        assertThat(registry.get("informer.handler.duration")
+                        .tags("name", "pods", "handler", r.name())
+                        .timer()
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
@@ -664,9 +753,17 @@ class SharedIndexInformerTest {
         assertThat(informer.indexer().listKeys()).hasSize(n);
         assertThat(informer.lastSyncResourceVersion()).isEqualTo(Integer.toString(n));
         assertThat(blockedCalls.get()).isEqualTo(1);
-        assertThat(registry.get("informer.handler.buffer.length").tags("name", "pods", "handler", blocked.name())
-                .gauge().value()).as("the one in the blocked call counts too").isEqualTo(n);
-        assertThat(registry.get("informer.cache.objects").tag("name", "pods").gauge().value()).isEqualTo(n);
+        assertThat(registry.get("informer.handler.buffer.length")
+                        .tags("name", "pods", "handler", blocked.name())
+                        .gauge()
+                        .value())
+                .as("the one in the blocked call counts too")
+                .isEqualTo(n);
+        assertThat(registry.get("informer.cache.objects")
+                        .tag("name", "pods")
+                        .gauge()
+                        .value())
+                .isEqualTo(n);
 
         release.countDown();
         await().atMost(WAIT).until(() -> blockedCalls.get() == n);
@@ -676,8 +773,14 @@ class SharedIndexInformerTest {
 
     @Test
     void transformRunsBeforeTheCacheAndTheHandlersOnListedAndWatchedObjects() {
-        Pod withFields = new PodBuilder(pod("a")).editMetadata().addToManagedFields(new ManagedFieldsEntryBuilder()
-                .withManager("kubectl").withOperation("Update").build()).endMetadata().build();
+        Pod withFields = new PodBuilder(pod("a"))
+                .editMetadata()
+                .addToManagedFields(new ManagedFieldsEntryBuilder()
+                        .withManager("kubectl")
+                        .withOperation("Update")
+                        .build())
+                .endMetadata()
+                .build();
         source.add(withFields);
         SharedIndexInformer<Pod> informer = build(builder());
         informer.setTransform(p -> {
@@ -694,18 +797,24 @@ class SharedIndexInformerTest {
         });
         informer.start();
         awaitSyncedAndWatching(informer);
-        source.add(new PodBuilder(withFields).editMetadata().withName("b").endMetadata().build());
+        source.add(new PodBuilder(withFields)
+                .editMetadata()
+                .withName("b")
+                .endMetadata()
+                .build());
         await().atMost(WAIT).until(() -> delivered.size() == 2);
         assertThat(delivered).allSatisfy(p -> {
             assertThat(p.getMetadata().getManagedFields()).isNullOrEmpty();
             assertThat(p.getMetadata().getLabels()).containsEntry("seen", "yes");
         });
-        assertThat(informer.indexer().list()).allSatisfy(p -> assertThat(p.getMetadata().getLabels())
-                .containsEntry("seen", "yes"));
-        assertThatThrownBy(() -> informer.setTransform(p -> p)).isInstanceOf(IllegalStateException.class)
+        assertThat(informer.indexer().list())
+                .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry("seen", "yes"));
+        assertThatThrownBy(() -> informer.setTransform(p -> p))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("has already started");
         assertThatThrownBy(() -> informer.setWatchErrorHandler((n, e) -> {}))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("has already started");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has already started");
     }
 
     @Test
@@ -717,7 +826,8 @@ class SharedIndexInformerTest {
         informer.addIndexers(Map.of("node", p -> List.of(p.getSpec().getNodeName())));
         source.add(pod("b"));
         await().atMost(WAIT).until(() -> informer.indexer().listKeys().size() == 2);
-        assertThat(informer.indexer().byIndex("node", "node-1")).extracting(p -> p.getMetadata().getName())
+        assertThat(informer.indexer().byIndex("node", "node-1"))
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("a", "b");
         assertThat(informer.lister().namespace("ns").list()).hasSize(2);
         assertThatThrownBy(() -> informer.addIndexers(Map.of("node", p -> List.of())))
@@ -727,7 +837,8 @@ class SharedIndexInformerTest {
     @Test
     void theNamespaceIndexIsBuiltInAndCannotBeReplaced() {
         assertThatThrownBy(() -> builder().indexers(Map.of("namespace", p -> List.of())))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("built in");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("built in");
         SharedIndexInformer<Pod> informer = build(builder());
         assertThat(informer.indexer().indexers()).containsKey("namespace");
     }
@@ -745,14 +856,18 @@ class SharedIndexInformerTest {
         informer.stop(); // idempotent
         assertThat(informer.isStopped()).isTrue();
         assertThat(informer.health().state()).isEqualTo(InformerHealth.State.STOPPED);
-        assertThatThrownBy(informer::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(informer::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("cannot be restarted");
         assertThatThrownBy(() -> informer.addEventHandler(new Recorder<>()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("has stopped already");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has stopped already");
         assertThatThrownBy(() -> informer.addIndexers(Map.of("x", p -> List.of())))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("has stopped already");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has stopped already");
         assertThatThrownBy(() -> builder().resyncPeriod(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resyncPeriod");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("resyncPeriod");
     }
 
     @Test
@@ -774,8 +889,11 @@ class SharedIndexInformerTest {
         informer.start();
         awaitSyncedAndWatching(informer);
         await().atMost(WAIT).until(clock::hasWaiters); // the resync thread runs too
-        assertThat(threads.names()).anyMatch(n -> n.endsWith("-process")).anyMatch(n -> n.endsWith("-reflector"))
-                .anyMatch(n -> n.contains("-handler[")).anyMatch(n -> n.endsWith("-reflector-resync"));
+        assertThat(threads.names())
+                .anyMatch(n -> n.endsWith("-process"))
+                .anyMatch(n -> n.endsWith("-reflector"))
+                .anyMatch(n -> n.contains("-handler["))
+                .anyMatch(n -> n.endsWith("-reflector-resync"));
         assertThat(source.openWatches()).isEqualTo(1);
 
         informer.stop();
@@ -809,11 +927,14 @@ class SharedIndexInformerTest {
 
     @Test
     void waitForCacheSyncReturnsTrueWhenAllSyncAndFalseAfterTheTimeout() throws Exception {
-        assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(1), () -> true, () -> true)).isTrue();
+        assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(1), () -> true, () -> true))
+                .isTrue();
         FakeClock waitClock = new FakeClock();
         AtomicReference<Boolean> result = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().name("test-wait").start(() ->
-                result.set(SharedIndexInformer.waitForCacheSync(waitClock, Duration.ofSeconds(1), () -> false)));
+        Thread waiter = Thread.ofVirtual()
+                .name("test-wait")
+                .start(() -> result.set(
+                        SharedIndexInformer.waitForCacheSync(waitClock, Duration.ofSeconds(1), () -> false)));
         for (int i = 0; i < 10 && waiter.isAlive(); i++) {
             await().atMost(WAIT).until(() -> waitClock.hasWaiters() || !waiter.isAlive());
             waitClock.step(Duration.ofMillis(100));

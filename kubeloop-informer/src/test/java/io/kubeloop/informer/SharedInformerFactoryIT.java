@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -61,6 +61,7 @@ class SharedInformerFactoryIT {
 
         private String apiVersion = "example.com/v1";
         private ObjectMeta metadata;
+
         @SuppressWarnings("serial") // like fabric8's own model classes, which no one serializes with Java serialization
         private Map<String, Object> spec;
 
@@ -99,15 +100,23 @@ class SharedInformerFactoryIT {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(500)).start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).build())
-                .rateLimiter(RateLimiter.unlimited()).build();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofMillis(500))
+                .start();
+        client = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
         for (String ns : List.of("team-a", "team-b")) {
-            client.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(ns)
-                    .endMetadata().build());
+            client.resources(Namespace.class)
+                    .create(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .endMetadata()
+                            .build());
         }
-        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(JsonMapper.builder()
-                .build().readValue("""
+        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+                .create(JsonMapper.builder().build().readValue("""
                 {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
                  "metadata":{"name":"widgets.example.com"},
                  "spec":{"group":"example.com","scope":"Namespaced",
@@ -118,8 +127,13 @@ class SharedInformerFactoryIT {
         for (String ns : List.of("team-a", "team-b")) {
             client.resources(Pod.class).inNamespace(ns).create(pod("web", "web"));
             client.resources(Pod.class).inNamespace(ns).create(pod("db", "db"));
-            client.resources(ConfigMap.class).inNamespace(ns).create(new ConfigMapBuilder().withNewMetadata()
-                    .withName("settings").endMetadata().build());
+            client.resources(ConfigMap.class)
+                    .inNamespace(ns)
+                    .create(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("settings")
+                            .endMetadata()
+                            .build());
         }
         await().atMost(WAIT).ignoreExceptions().until(() -> {
             Widget w = new Widget();
@@ -145,8 +159,18 @@ class SharedInformerFactoryIT {
     }
 
     private static Pod pod(String name, String app) {
-        return new PodBuilder().withNewMetadata().withName(name).addToLabels("app", app).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("nginx")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private SharedInformerFactory.Builder builder() {
@@ -157,28 +181,48 @@ class SharedInformerFactoryIT {
     void asksWithTheSameKeyShareOneInformerWhateverTheCallSite() {
         factory = builder().build();
         UnaryOperator<HasMetadata> strip = Transforms.stripManagedFields();
-        assertThat(factory.informerFor(Pod.class)).isSameAs(factory.informerFor(Pod.class))
+        assertThat(factory.informerFor(Pod.class))
+                .isSameAs(factory.informerFor(Pod.class))
                 .isSameAs(factory.informerFor(Pod.class, InformerOptions.defaults()));
-        assertThat(factory.informerFor(Pod.class, InformerOptions.builder().labelSelector("b=2,a=1").build()))
-                .isSameAs(factory.informerFor(Pod.class, InformerOptions.builder().labelSelector("a=1, b=2").build()));
-        assertThat(factory.informerFor(Pod.class, InformerOptions.builder().transform(strip).build()))
-                .isSameAs(factory.informerFor(Pod.class, InformerOptions.builder()
-                        .transform(Transforms.stripManagedFields()).build()));
+        assertThat(factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder().labelSelector("b=2,a=1").build()))
+                .isSameAs(factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder().labelSelector("a=1, b=2").build()));
+        assertThat(factory.informerFor(
+                        Pod.class, InformerOptions.builder().transform(strip).build()))
+                .isSameAs(factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder()
+                                .transform(Transforms.stripManagedFields())
+                                .build()));
         assertThat(factory.genericInformerFor("v1", "Pod")).isSameAs(factory.genericInformerFor("v1", "Pod"));
 
         // ...and every difference in the key is another informer.
         List<SharedIndexInformer<?>> different = List.of(
                 factory.informerFor(Pod.class),
-                factory.informerFor(Pod.class, InformerOptions.builder().namespace("team-a").build()),
-                factory.informerFor(Pod.class, InformerOptions.builder().namespace("team-b").build()),
-                factory.informerFor(Pod.class, InformerOptions.builder().labelSelector("a=1,b=2").build()),
-                factory.informerFor(Pod.class, InformerOptions.builder().fieldSelector("metadata.name=web").build()),
-                factory.informerFor(Pod.class, InformerOptions.builder().transform(strip).build()),
+                factory.informerFor(
+                        Pod.class, InformerOptions.builder().namespace("team-a").build()),
+                factory.informerFor(
+                        Pod.class, InformerOptions.builder().namespace("team-b").build()),
+                factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder().labelSelector("a=1,b=2").build()),
+                factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder()
+                                .fieldSelector("metadata.name=web")
+                                .build()),
+                factory.informerFor(
+                        Pod.class, InformerOptions.builder().transform(strip).build()),
                 factory.genericInformerFor("v1", "Pod"),
                 factory.informerFor(ConfigMap.class));
         assertThat(different).doesNotHaveDuplicates();
         assertThat(factory.informers()).hasSize(different.size());
-        assertThat(different).extracting(SharedIndexInformer::name).doesNotHaveDuplicates()
+        assertThat(different)
+                .extracting(SharedIndexInformer::name)
+                .doesNotHaveDuplicates()
                 .contains("pods", "pods in team-a", "pods [a=1,b=2]", "configmaps");
     }
 
@@ -190,7 +234,10 @@ class SharedInformerFactoryIT {
         SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class);
         Map<InformerKey, Boolean> synced = factory.waitForCacheSync(WAIT);
         assertThat(synced).hasSize(1).containsValue(true);
-        assertThat(synced.keySet()).singleElement().extracting(InformerKey::objectType).isEqualTo(Pod.class);
+        assertThat(synced.keySet())
+                .singleElement()
+                .extracting(InformerKey::objectType)
+                .isEqualTo(Pod.class);
         assertThat(configMaps.health().state()).isEqualTo(InformerHealth.State.NOT_STARTED);
         assertThat(pods.indexer().listKeys()).contains("team-a/web", "team-b/db");
 
@@ -205,14 +252,20 @@ class SharedInformerFactoryIT {
         factory.informerFor(Pod.class);
         factory.start();
         SharedIndexInformer<ConfigMap> configMaps = factory.informerFor(ConfigMap.class); // after the start
-        assertThat(factory.waitForAllCachesSynced(WAIT)).as("config maps were never started").isFalse();
-        assertThat(factory.waitForCacheSync(WAIT)).as("the map form reports only started informers").hasSize(1)
+        assertThat(factory.waitForAllCachesSynced(WAIT))
+                .as("config maps were never started")
+                .isFalse();
+        assertThat(factory.waitForCacheSync(WAIT))
+                .as("the map form reports only started informers")
+                .hasSize(1)
                 .doesNotContainValue(false);
 
         factory.start();
         assertThat(factory.waitForAllCachesSynced(WAIT)).isTrue();
         assertThat(configMaps.hasSynced()).isTrue();
-        assertThat(builder().build().waitForAllCachesSynced(Duration.ZERO)).as("nothing to wait for").isTrue();
+        assertThat(builder().build().waitForAllCachesSynced(Duration.ZERO))
+                .as("nothing to wait for")
+                .isTrue();
     }
 
     /**
@@ -223,12 +276,17 @@ class SharedInformerFactoryIT {
     @Test
     void theFactoryTurnsUpdateCoalescingOffForEveryInformer() {
         factory = builder().build();
-        assertThat(factory.informerFor(Pod.class).coalescesUpdates()).as("the default").isTrue();
+        assertThat(factory.informerFor(Pod.class).coalescesUpdates())
+                .as("the default")
+                .isTrue();
         factory.shutdown();
         factory = builder().coalesceUpdates(false).build();
         assertThat(factory.informerFor(Pod.class).coalescesUpdates()).isFalse();
-        assertThat(factory.informerFor(ConfigMap.class, InformerOptions.builder().namespace("team-a").build())
-                .coalescesUpdates()).isFalse();
+        assertThat(factory.informerFor(
+                                ConfigMap.class,
+                                InformerOptions.builder().namespace("team-a").build())
+                        .coalescesUpdates())
+                .isFalse();
     }
 
     @Test
@@ -238,10 +296,12 @@ class SharedInformerFactoryIT {
         factory.start();
         assertThat(factory.waitForCacheSync(WAIT)).doesNotContainValue(false);
         Pod web = pods.lister().namespace("team-a").get("web").orElseThrow();
-        Pod fromServer = client.resources(Pod.class).inNamespace("team-a").get("web").orElseThrow();
+        Pod fromServer =
+                client.resources(Pod.class).inNamespace("team-a").get("web").orElseThrow();
         assertThat(fromServer.getMetadata().getManagedFields()).isNotEmpty();
         assertThat(web.getMetadata().getManagedFields()).isNullOrEmpty();
-        assertThat(web.getMetadata().getLabels()).isEqualTo(fromServer.getMetadata().getLabels());
+        assertThat(web.getMetadata().getLabels())
+                .isEqualTo(fromServer.getMetadata().getLabels());
         // compact objects refuse mutation instead of silently changing what every reader shares
         assertThatThrownBy(() -> web.getSpec().getContainers().add(new Container()))
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -250,12 +310,17 @@ class SharedInformerFactoryIT {
 
     @Test
     void namespaceTweakAndSelectorsNarrowWhatIsCached() {
-        factory = builder().namespace("team-a")
+        factory = builder()
+                .namespace("team-a")
                 .tweakListOptions(o -> o.toBuilder().labelSelector("app=web").build())
                 .build();
         SharedIndexInformer<Pod> web = factory.informerFor(Pod.class);
-        SharedIndexInformer<Pod> dbInTeamB = factory.informerFor(Pod.class, InformerOptions.builder()
-                .namespace("team-b").fieldSelector("metadata.name=db").build());
+        SharedIndexInformer<Pod> dbInTeamB = factory.informerFor(
+                Pod.class,
+                InformerOptions.builder()
+                        .namespace("team-b")
+                        .fieldSelector("metadata.name=db")
+                        .build());
         factory.start();
         assertThat(factory.waitForCacheSync(WAIT)).doesNotContainValue(false);
         assertThat(web.indexer().listKeys()).containsExactly("team-a/web");
@@ -274,31 +339,41 @@ class SharedInformerFactoryIT {
     void customResourceClassesAndGenericResourcesAreServed() {
         factory = builder().build();
         SharedIndexInformer<Widget> typed = factory.informerFor(Widget.class);
-        SharedIndexInformer<GenericKubernetesResource> generic = factory.genericInformerFor("example.com/v1",
-                "Widget");
+        SharedIndexInformer<GenericKubernetesResource> generic = factory.genericInformerFor("example.com/v1", "Widget");
         factory.start();
         assertThat(factory.waitForCacheSync(WAIT)).hasSize(2).doesNotContainValue(false);
         assertThat(typed.indexer().list()).singleElement().satisfies(w -> {
             assertThat(w.getMetadata().getName()).isEqualTo("w1");
             assertThat(w.getSpec()).containsEntry("size", 1);
         });
-        assertThat(generic.lister().namespace("team-a").get("w1")).get()
-                .extracting(GenericKubernetesResource::getKind).isEqualTo("Widget");
+        assertThat(generic.lister().namespace("team-a").get("w1"))
+                .get()
+                .extracting(GenericKubernetesResource::getKind)
+                .isEqualTo("Widget");
         assertThatThrownBy(() -> factory.genericInformerFor("example.com/v1", "Gadget"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Gadget");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Gadget");
     }
 
     @Test
     void defaultAndPerTypeResyncAndTheFactoryTransformApply() {
-        factory = builder().defaultResync(Duration.ofMinutes(10)).resync(Pod.class, Duration.ofMinutes(1))
-                .transform(Transforms.stripManagedFields()).build();
-        assertThat(factory.informerFor(Pod.class).addEventHandler(new Recorder<>()).resyncPeriod())
+        factory = builder()
+                .defaultResync(Duration.ofMinutes(10))
+                .resync(Pod.class, Duration.ofMinutes(1))
+                .transform(Transforms.stripManagedFields())
+                .build();
+        assertThat(factory.informerFor(Pod.class)
+                        .addEventHandler(new Recorder<>())
+                        .resyncPeriod())
                 .isEqualTo(Duration.ofMinutes(1));
-        assertThat(factory.informerFor(ConfigMap.class).addEventHandler(new Recorder<>()).resyncPeriod())
+        assertThat(factory.informerFor(ConfigMap.class)
+                        .addEventHandler(new Recorder<>())
+                        .resyncPeriod())
                 .isEqualTo(Duration.ofMinutes(10));
         factory.start();
         assertThat(factory.waitForCacheSync(WAIT)).doesNotContainValue(false);
-        assertThat(factory.informerFor(Pod.class).indexer().list()).isNotEmpty()
+        assertThat(factory.informerFor(Pod.class).indexer().list())
+                .isNotEmpty()
                 .allSatisfy(p -> assertThat(p.getMetadata().getManagedFields()).isNullOrEmpty());
     }
 
@@ -315,22 +390,32 @@ class SharedInformerFactoryIT {
         assertThat(configMaps.isStopped()).isTrue();
         assertThat(threads.alive()).isEmpty();
         factory.start(); // does nothing
-        assertThatThrownBy(() -> factory.informerFor(Pod.class)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> factory.informerFor(Pod.class))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("shut down");
     }
 
     @Test
     void badOptionsAreRejectedWithTheirName() {
         factory = builder().build();
-        assertThatThrownBy(() -> factory.informerFor(Pod.class, InformerOptions.builder().labelSelector("a in (b").build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("label selector \"a in (b\"");
-        assertThatThrownBy(() -> factory.informerFor(Pod.class, InformerOptions.builder().fieldSelector("metadata.name").build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("field selector \"metadata.name\"");
+        assertThatThrownBy(() -> factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder().labelSelector("a in (b").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("label selector \"a in (b\"");
+        assertThatThrownBy(() -> factory.informerFor(
+                        Pod.class,
+                        InformerOptions.builder().fieldSelector("metadata.name").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("field selector \"metadata.name\"");
         assertThatThrownBy(() -> factory.informerFor(GenericKubernetesResource.class))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("genericInformerFor");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("genericInformerFor");
         assertThatThrownBy(() -> InformerOptions.builder().namespace(" ").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("namespace");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("namespace");
         assertThatThrownBy(() -> SharedInformerFactory.builder(client).defaultResync(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultResync");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("defaultResync");
     }
 }

@@ -31,8 +31,8 @@ public final class ResourceRegistry {
         Map<GroupVersionKind, ResourceType> kinds = new LinkedHashMap<>();
         for (ResourceType t : this.types) {
             if (groupResource.putIfAbsent(t.group() + "/" + t.version() + "/" + t.plural(), t) != null) {
-                throw new IllegalArgumentException("resource " + t.qualifiedName() + " version " + t.version()
-                        + " is registered twice");
+                throw new IllegalArgumentException(
+                        "resource " + t.qualifiedName() + " version " + t.version() + " is registered twice");
             }
             groupResource.putIfAbsent(t.group() + "/" + t.plural(), t); // the first version is the preferred one
             if (kinds.putIfAbsent(t.gvk(), t) != null) {
@@ -134,8 +134,10 @@ public final class ResourceRegistry {
             if (group != null && !t.group().equals(group)) {
                 continue;
             }
-            if (t.plural().equals(name) || t.singular().equals(name)
-                    || t.kind().toLowerCase(Locale.ROOT).equals(name) || t.shortNames().contains(name)) {
+            if (t.plural().equals(name)
+                    || t.singular().equals(name)
+                    || t.kind().toLowerCase(Locale.ROOT).equals(name)
+                    || t.shortNames().contains(name)) {
                 if (t.group().isEmpty()) {
                     return Optional.of(t);
                 }
@@ -160,6 +162,8 @@ public final class ResourceRegistry {
 
     /** The types of one group and version, in registration order. */
     public List<ResourceType> typesIn(String group, String version) {
-        return types.stream().filter(t -> t.group().equals(group) && t.version().equals(version)).toList();
+        return types.stream()
+                .filter(t -> t.group().equals(group) && t.version().equals(version))
+                .toList();
     }
 }

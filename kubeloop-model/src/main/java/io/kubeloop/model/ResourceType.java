@@ -51,8 +51,15 @@ public record ResourceType(
     }
 
     /** A resource whose list kind is {@code <kind>List}, as every built-in's is. */
-    public ResourceType(GroupVersionKind gvk, String plural, String singular, boolean namespaced,
-            List<String> shortNames, List<String> categories, List<String> verbs, Set<String> subresources) {
+    public ResourceType(
+            GroupVersionKind gvk,
+            String plural,
+            String singular,
+            boolean namespaced,
+            List<String> shortNames,
+            List<String> categories,
+            List<String> verbs,
+            Set<String> subresources) {
         this(gvk, plural, singular, namespaced, shortNames, categories, verbs, subresources, null);
     }
 

@@ -46,13 +46,17 @@ public final class Statuses {
 
     /** A stale {@code resourceVersion} on update. */
     public static Status conflict(String group, String plural, String name) {
-        return conflict(group, plural, name,
+        return conflict(
+                group,
+                plural,
+                name,
                 "the object has been modified; please apply your changes to the latest version and try again");
     }
 
     /** {@code Operation cannot be fulfilled on pods "x": <why>}. */
     public static Status conflict(String group, String plural, String name, String why) {
-        Status s = failure(StatusReason.Conflict,
+        Status s = failure(
+                StatusReason.Conflict,
                 "Operation cannot be fulfilled on " + qualified(group, plural) + " \"" + name + "\": " + why);
         s.setDetails(details(group, plural, name));
         return s;
@@ -103,20 +107,23 @@ public final class Statuses {
      */
     public static Status invalid(String group, String kind, String name, List<FieldError> errors) {
         String qualifiedKind = group.isEmpty() ? kind : kind + "." + group;
-        List<String> parts = errors.stream().map(e -> e.field() + ": " + e.message()).toList();
+        List<String> parts =
+                errors.stream().map(e -> e.field() + ": " + e.message()).toList();
         String joined = parts.size() == 1 ? parts.get(0) : "[" + String.join(", ", parts) + "]";
         Status s = failure(StatusReason.Invalid, qualifiedKind + " \"" + name + "\" is invalid: " + joined);
         StatusDetails d = new StatusDetails();
         d.setName(name);
         d.setGroup(group);
         d.setKind(kind);
-        d.setCauses(errors.stream().map(e -> {
-            StatusCause c = new StatusCause();
-            c.setReason(e.causeReason());
-            c.setMessage(e.message());
-            c.setField(e.field());
-            return c;
-        }).toList());
+        d.setCauses(errors.stream()
+                .map(e -> {
+                    StatusCause c = new StatusCause();
+                    c.setReason(e.causeReason());
+                    c.setMessage(e.message());
+                    c.setField(e.field());
+                    return c;
+                })
+                .toList());
         s.setDetails(d);
         return s;
     }

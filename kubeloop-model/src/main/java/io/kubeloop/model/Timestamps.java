@@ -30,6 +30,7 @@ public final class Timestamps {
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the years Go's time.MarshalJSON accepts. */
     private static final long MIN_SECONDS = -62_135_596_800L;
+
     private static final long MAX_SECONDS = 253_402_300_799L;
 
     private Timestamps() {}
@@ -51,7 +52,8 @@ public final class Timestamps {
      */
     public static Instant parse(String text) {
         Objects.requireNonNull(text, "text");
-        return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                .toInstant();
     }
 
     private static Instant inRange(Instant instant) {

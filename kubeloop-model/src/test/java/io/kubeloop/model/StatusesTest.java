@@ -14,27 +14,34 @@ class StatusesTest {
     @Test
     void notFoundIsWordedAndShapedLikeKubeApiserver() {
         Status s = Statuses.notFound("", "pods", "x");
-        assertThat(json.readTree(json.writeValueAsString(s))).isEqualTo(json.readTree(
-                "{\"apiVersion\":\"v1\",\"code\":404,\"details\":{\"group\":\"\",\"kind\":\"pods\",\"name\":\"x\"},"
-                        + "\"kind\":\"Status\",\"message\":\"pods \\\"x\\\" not found\",\"metadata\":{},"
-                        + "\"reason\":\"NotFound\",\"status\":\"Failure\"}"));
+        assertThat(json.readTree(json.writeValueAsString(s)))
+                .isEqualTo(json.readTree(
+                        "{\"apiVersion\":\"v1\",\"code\":404,\"details\":{\"group\":\"\",\"kind\":\"pods\",\"name\":\"x\"},"
+                                + "\"kind\":\"Status\",\"message\":\"pods \\\"x\\\" not found\",\"metadata\":{},"
+                                + "\"reason\":\"NotFound\",\"status\":\"Failure\"}"));
     }
 
     @Test
     void groupedResourcesAreQualifiedInMessages() {
         assertThat(Statuses.alreadyExists("apps", "deployments", "web").getMessage())
                 .isEqualTo("deployments.apps \"web\" already exists");
-        assertThat(Statuses.alreadyExists("apps", "deployments", "web").getCode()).isEqualTo(409);
-        assertThat(Statuses.conflict("", "pods", "x").getMessage()).isEqualTo(
-                "Operation cannot be fulfilled on pods \"x\": the object has been modified; please apply your "
-                        + "changes to the latest version and try again");
+        assertThat(Statuses.alreadyExists("apps", "deployments", "web").getCode())
+                .isEqualTo(409);
+        assertThat(Statuses.conflict("", "pods", "x").getMessage())
+                .isEqualTo(
+                        "Operation cannot be fulfilled on pods \"x\": the object has been modified; please apply your "
+                                + "changes to the latest version and try again");
     }
 
     @Test
     void invalidListsFieldErrorsAsCauses() {
-        Status one = Statuses.invalid("", "Pod", "x",
+        Status one = Statuses.invalid(
+                "",
+                "Pod",
+                "x",
                 List.of(new Statuses.FieldError("Required value", "spec.containers", "name is required")));
-        assertThat(one.getMessage()).isEqualTo("Pod \"x\" is invalid: spec.containers: Required value: name is required");
+        assertThat(one.getMessage())
+                .isEqualTo("Pod \"x\" is invalid: spec.containers: Required value: name is required");
         assertThat(one.getCode()).isEqualTo(422);
         assertThat(one.getDetails().getKind()).isEqualTo("Pod");
         assertThat(one.getDetails().getCauses()).singleElement().satisfies(c -> {
@@ -43,11 +50,18 @@ class StatusesTest {
             assertThat(c.getMessage()).isEqualTo("Required value: name is required");
         });
 
-        Status two = Statuses.invalid("apps", "Deployment", "web", List.of(
-                new Statuses.FieldError("Invalid value", "metadata.name", "\"Web\": a lowercase RFC 1123 subdomain"),
-                new Statuses.FieldError("Required value", "spec.selector", "")));
-        assertThat(two.getMessage()).startsWith("Deployment.apps \"web\" is invalid: [metadata.name: Invalid value:")
-                .endsWith(", spec.selector: Required value]"); // no detail: no trailing colon, as field.Required(path, "")
+        Status two = Statuses.invalid(
+                "apps",
+                "Deployment",
+                "web",
+                List.of(
+                        new Statuses.FieldError(
+                                "Invalid value", "metadata.name", "\"Web\": a lowercase RFC 1123 subdomain"),
+                        new Statuses.FieldError("Required value", "spec.selector", "")));
+        assertThat(two.getMessage())
+                .startsWith("Deployment.apps \"web\" is invalid: [metadata.name: Invalid value:")
+                .endsWith(", spec.selector: Required value]"); // no detail: no trailing colon, as field.Required(path,
+        // "")
     }
 
     @Test
@@ -55,7 +69,8 @@ class StatusesTest {
         assertThat(StatusReason.Expired.code()).isEqualTo(410);
         assertThat(StatusReason.Invalid.code()).isEqualTo(422);
         assertThat(StatusReason.Timeout.code()).isEqualTo(504);
-        assertThat(Statuses.expired("too old resource version: 5 (99)").getReason()).isEqualTo("Expired");
+        assertThat(Statuses.expired("too old resource version: 5 (99)").getReason())
+                .isEqualTo("Expired");
         assertThat(Statuses.routeNotFound().getMessage()).isEqualTo("the server could not find the requested resource");
     }
 }

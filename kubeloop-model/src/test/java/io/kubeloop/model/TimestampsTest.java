@@ -14,16 +14,16 @@ class TimestampsTest {
 
     @ParameterizedTest(name = "{0} → {1}")
     @CsvSource({
-            // instant (epoch second, nano) → metav1.Time, metav1.MicroTime
-            "1735720200, 0,         2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000000Z",
-            "1735720200, 999999999, 2025-01-01T08:30:00Z, 2025-01-01T08:30:00.999999Z", // truncated, not rounded
-            "1735720200, 123456789, 2025-01-01T08:30:00Z, 2025-01-01T08:30:00.123456Z",
-            "1735720200, 1000,      2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000001Z",
-            "1735720200, 999,       2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000000Z",
-            "-1,         500000000, 1969-12-31T23:59:59Z, 1969-12-31T23:59:59.500000Z", // before the epoch: floor
-            "0,          0,         1970-01-01T00:00:00Z, 1970-01-01T00:00:00.000000Z",
-            "-62135596800, 0,       0001-01-01T00:00:00Z, 0001-01-01T00:00:00.000000Z", // Go's zero time
-            "253402300799, 0,       9999-12-31T23:59:59Z, 9999-12-31T23:59:59.000000Z",
+        // instant (epoch second, nano) → metav1.Time, metav1.MicroTime
+        "1735720200, 0,         2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000000Z",
+        "1735720200, 999999999, 2025-01-01T08:30:00Z, 2025-01-01T08:30:00.999999Z", // truncated, not rounded
+        "1735720200, 123456789, 2025-01-01T08:30:00Z, 2025-01-01T08:30:00.123456Z",
+        "1735720200, 1000,      2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000001Z",
+        "1735720200, 999,       2025-01-01T08:30:00Z, 2025-01-01T08:30:00.000000Z",
+        "-1,         500000000, 1969-12-31T23:59:59Z, 1969-12-31T23:59:59.500000Z", // before the epoch: floor
+        "0,          0,         1970-01-01T00:00:00Z, 1970-01-01T00:00:00.000000Z",
+        "-62135596800, 0,       0001-01-01T00:00:00Z, 0001-01-01T00:00:00.000000Z", // Go's zero time
+        "253402300799, 0,       9999-12-31T23:59:59Z, 9999-12-31T23:59:59.000000Z",
     })
     void formatsAsKubeApiserverDoes(long seconds, long nanos, String time, String microTime) {
         Instant instant = Instant.ofEpochSecond(seconds, nanos);
@@ -33,11 +33,11 @@ class TimestampsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "2025-01-01T08:30:00Z,             1735720200, 0",
-            "2025-01-01T08:30:00.123456Z,      1735720200, 123456000",
-            "2025-01-01T09:30:00+01:00,        1735720200, 0",         // any offset, read as UTC
-            "2025-01-01T03:30:00.5-05:00,      1735720200, 500000000",
-            "2025-01-01T08:30:00.123456789Z,   1735720200, 123456789",
+        "2025-01-01T08:30:00Z,             1735720200, 0",
+        "2025-01-01T08:30:00.123456Z,      1735720200, 123456000",
+        "2025-01-01T09:30:00+01:00,        1735720200, 0", // any offset, read as UTC
+        "2025-01-01T03:30:00.5-05:00,      1735720200, 500000000",
+        "2025-01-01T08:30:00.123456789Z,   1735720200, 123456789",
     })
     void parsesAnyRfc3339Time(String text, long seconds, long nanos) {
         assertThat(Timestamps.parse(text)).isEqualTo(Instant.ofEpochSecond(seconds, nanos));
@@ -54,7 +54,8 @@ class TimestampsTest {
     @Test
     void refusesWhatKubernetesCannotWrite() {
         assertThatThrownBy(() -> Timestamps.format(Instant.ofEpochSecond(253402300800L)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0001 to 9999");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0001 to 9999");
         assertThatThrownBy(() -> Timestamps.formatMicro(Instant.ofEpochSecond(-62135596801L)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Timestamps.parse("2025-01-01 08:30:00")).isInstanceOf(DateTimeParseException.class);

@@ -2,7 +2,6 @@ package io.kubeloop.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.assertj.core.api.InstanceOfAssertFactories;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -15,6 +14,7 @@ import io.kubeloop.informer.SharedInformerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,7 +52,10 @@ class KubeloopTestInjectionTest {
 
         @Test
         @Order(1)
-        void first(KubernetesClient client, @TestNamespace String namespace, ClientConfig config,
+        void first(
+                KubernetesClient client,
+                @TestNamespace String namespace,
+                ClientConfig config,
                 SharedInformerFactory informers) {
             Samples.see("test client", client);
             Samples.see("test namespace", namespace);
@@ -60,13 +63,23 @@ class KubeloopTestInjectionTest {
             assertThat(config.namespace()).isEqualTo(namespace);
             assertThat(client.resources(Namespace.class).get(namespace)).isPresent();
             // the client's default namespace is the method's
-            client.resources(ConfigMap.class).create(new ConfigMapBuilder().withNewMetadata().withName("mine")
-                    .endMetadata().build());
-            assertThat(client.resources(ConfigMap.class).inNamespace(namespace).get("mine")).isPresent();
+            client.resources(ConfigMap.class)
+                    .create(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("mine")
+                            .endMetadata()
+                            .build());
+            assertThat(client.resources(ConfigMap.class).inNamespace(namespace).get("mine"))
+                    .isPresent();
             // the informer factory is the one @BeforeEach got, on this namespace only
             Samples.see("test informers", informers);
-            client.resources(ConfigMap.class).inNamespace("default").create(new ConfigMapBuilder()
-                    .withNewMetadata().withName("elsewhere").endMetadata().build());
+            client.resources(ConfigMap.class)
+                    .inNamespace("default")
+                    .create(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("elsewhere")
+                            .endMetadata()
+                            .build());
             SharedIndexInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class);
             informers.start();
             assertThat(informers.waitForCacheSync(Duration.ofSeconds(30))).doesNotContainValue(false);
@@ -79,19 +92,24 @@ class KubeloopTestInjectionTest {
         void second(KubernetesClient client, @TestNamespace String namespace) {
             Samples.see("test client", client);
             Samples.see("test namespace", namespace);
-            assertThat(client.resources(ConfigMap.class).get("mine")).as("not the first method's").isEmpty();
+            assertThat(client.resources(ConfigMap.class).get("mine"))
+                    .as("not the first method's")
+                    .isEmpty();
             // the first method's namespace is gone or on its way (deletion empties it first)
             String first = (String) Samples.seen("test namespace").getFirst();
             Optional<Namespace> old = client.resources(Namespace.class).get(first);
-            Samples.see("first namespace after", old.map(ns -> ns.getMetadata().getDeletionTimestamp() != null
-                    ? "terminating" : "still active").orElse("gone"));
+            Samples.see(
+                    "first namespace after",
+                    old.map(ns -> ns.getMetadata().getDeletionTimestamp() != null ? "terminating" : "still active")
+                            .orElse("gone"));
         }
 
         @AfterEach
         void afterEach(KubernetesClient client, @TestNamespace String namespace) {
             Samples.see("afterEach client", client);
             Samples.see("afterEach namespace", namespace);
-            assertThat(client.resources(Namespace.class).get(namespace)).as("deleted only after @AfterEach")
+            assertThat(client.resources(Namespace.class).get(namespace))
+                    .as("deleted only after @AfterEach")
                     .isPresent();
         }
     }
@@ -115,10 +133,13 @@ class KubeloopTestInjectionTest {
             assertThat(Samples.seen("afterEach client").get(i)).isSameAs(clients.get(i));
         }
         assertThat(Samples.seen("first namespace after")).singleElement().isIn("terminating", "gone");
-        assertThat(Samples.seen("beforeEach informers").getFirst()).isSameAs(Samples.seen("test informers").getFirst());
-        assertThat(Samples.seen("beforeEach informers").get(1)).isNotSameAs(Samples.seen("test informers").getFirst());
+        assertThat(Samples.seen("beforeEach informers").getFirst())
+                .isSameAs(Samples.seen("test informers").getFirst());
+        assertThat(Samples.seen("beforeEach informers").get(1))
+                .isNotSameAs(Samples.seen("test informers").getFirst());
         assertThat(((SharedIndexInformer<?>) Samples.seen("informer").getFirst()).isStopped())
-                .as("shut down after its method").isTrue();
+                .as("shut down after its method")
+                .isTrue();
     }
 
     @Sample
@@ -145,15 +166,19 @@ class KubeloopTestInjectionTest {
     void aParameterThatCannotBeGivenFailsWithWhatToDoInstead() {
         EngineExecutionResults wrong = Samples.run(WrongParameters.class);
         wrong.testEvents().assertStatistics(s -> s.started(2).failed(2));
-        assertThat(Samples.failures(wrong.testEvents())).allSatisfy(
-                        t -> assertThat(t).isInstanceOf(ParameterResolutionException.class))
-                .extracting(Throwable::getMessage).anySatisfy(m -> assertThat(m)
-                        .contains("@KubeloopTest(faults = true)").contains(WrongParameters.class.getName()))
+        assertThat(Samples.failures(wrong.testEvents()))
+                .allSatisfy(t -> assertThat(t).isInstanceOf(ParameterResolutionException.class))
+                .extracting(Throwable::getMessage)
+                .anySatisfy(m -> assertThat(m)
+                        .contains("@KubeloopTest(faults = true)")
+                        .contains(WrongParameters.class.getName()))
                 .anySatisfy(m -> assertThat(m).contains("@TestNamespace goes on a String parameter"));
 
         EngineExecutionResults beforeAll = Samples.run(NamespaceInBeforeAll.class);
-        assertThat(Samples.failures(beforeAll.containerEvents())).singleElement(InstanceOfAssertFactories.THROWABLE)
-                .isInstanceOf(ParameterResolutionException.class).hasMessageContaining("per test method")
+        assertThat(Samples.failures(beforeAll.containerEvents()))
+                .singleElement(InstanceOfAssertFactories.THROWABLE)
+                .isInstanceOf(ParameterResolutionException.class)
+                .hasMessageContaining("per test method")
                 .hasMessageContaining("namespace default");
     }
 }

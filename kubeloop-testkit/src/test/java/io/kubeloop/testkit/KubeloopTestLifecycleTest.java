@@ -53,7 +53,9 @@ class KubeloopTestLifecycleTest {
         List<Object> a = Samples.seen("A");
         assertThat(a).hasSize(3).containsOnly(a.getFirst());
         assertThat(Samples.seen("B")).singleElement().isNotEqualTo(a.getFirst());
-        assertThat(Samples.listening((URI) a.getFirst())).as("stopped after its class").isFalse();
+        assertThat(Samples.listening((URI) a.getFirst()))
+                .as("stopped after its class")
+                .isFalse();
         assertThat(Samples.listening((URI) Samples.seen("B").getFirst())).isFalse();
     }
 
@@ -72,7 +74,8 @@ class KubeloopTestLifecycleTest {
         @Test
         void one(EmbeddedApiServer server) {
             Samples.see("shared", server.url());
-            Samples.see("shared alive at B", Samples.listening((URI) Samples.seen("shared").getFirst()));
+            Samples.see("shared alive at B", Samples.listening((URI)
+                    Samples.seen("shared").getFirst()));
         }
     }
 
@@ -95,7 +98,9 @@ class KubeloopTestLifecycleTest {
         assertThat(Samples.seen("shared alive at B")).containsExactly(true);
         Object withFaults = Samples.seen("shared with faults").getFirst();
         assertThat(withFaults).isNotEqualTo(shared.getFirst());
-        assertThat(Samples.listening((URI) shared.getFirst())).as("stopped at the end of the run").isFalse();
+        assertThat(Samples.listening((URI) shared.getFirst()))
+                .as("stopped at the end of the run")
+                .isFalse();
         assertThat(Samples.listening((URI) withFaults)).isFalse();
         // one report entry per server, not per class
         assertThat(results.allEvents().reportingEntryPublished().count()).isEqualTo(2);
@@ -121,7 +126,9 @@ class KubeloopTestLifecycleTest {
     @Test
     void aNestedClassUsesItsEnclosingClasssServer() {
         Samples.run(Outer.class).testEvents().assertStatistics(s -> s.started(2).succeeded(2));
-        assertThat(Samples.seen("nested")).hasSize(2).containsOnly(Samples.seen("nested").getFirst());
+        assertThat(Samples.seen("nested"))
+                .hasSize(2)
+                .containsOnly(Samples.seen("nested").getFirst());
     }
 
     @Test
@@ -129,12 +136,18 @@ class KubeloopTestLifecycleTest {
         EngineExecutionResults results = Samples.run(PerClassB.class);
 
         List<String> reports = results.allEvents().reportingEntryPublished().stream()
-                .map(Event::getPayload).flatMap(java.util.Optional::stream)
-                .map(p -> ((org.junit.platform.engine.reporting.ReportEntry) p).getKeyValuePairs().get(
-                        "kubeloop.apiserver"))
+                .map(Event::getPayload)
+                .flatMap(java.util.Optional::stream)
+                .map(p -> ((org.junit.platform.engine.reporting.ReportEntry) p)
+                        .getKeyValuePairs()
+                        .get("kubeloop.apiserver"))
                 .toList();
-        assertThat(reports).singleElement().asString().startsWith(Samples.seen("B").getFirst() + " (plain http)");
-        Matcher m = Pattern.compile("started in (\\d+) ms, answering in (\\d+) ms").matcher(reports.getFirst());
+        assertThat(reports)
+                .singleElement()
+                .asString()
+                .startsWith(Samples.seen("B").getFirst() + " (plain http)");
+        Matcher m =
+                Pattern.compile("started in (\\d+) ms, answering in (\\d+) ms").matcher(reports.getFirst());
         assertThat(m.find()).as(reports.getFirst()).isTrue();
         assertThat(Long.parseLong(m.group(1))).isLessThanOrEqualTo(Long.parseLong(m.group(2)));
     }

@@ -3,7 +3,6 @@ package io.kubeloop.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.assertj.core.api.InstanceOfAssertFactories;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -15,6 +14,7 @@ import io.kubeloop.client.errors.ForbiddenException;
 import io.kubeloop.client.errors.InternalErrorException;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,11 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
 class KubeloopTestOptionsTest {
 
     private static ConfigMap configMap(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 
     @Sample
@@ -44,18 +48,20 @@ class KubeloopTestOptionsTest {
     @KubeloopTest(tls = true, rbac = true)
     static class TlsAndRbac {
         @Test
-        void test(EmbeddedApiServer server, KubernetesClient client, @TestNamespace String namespace,
-                @TempDir Path dir) {
+        void test(
+                EmbeddedApiServer server, KubernetesClient client, @TestNamespace String namespace, @TempDir Path dir) {
             assertThat(server.url().getScheme()).isEqualTo("https");
             assertThat(client.config().server()).isEqualTo(server.url());
             // the injected client is the administrator: RBAC lets it do anything
             client.resources(ConfigMap.class).create(configMap("c"));
             // another user, with no binding, is forbidden
-            ClientConfig nobody = ClientConfig.fromKubeconfig(server.writeKubeconfigFor(dir.resolve("nobody"),
-                    "nobody")).withNamespace(namespace);
+            ClientConfig nobody = ClientConfig.fromKubeconfig(
+                            server.writeKubeconfigFor(dir.resolve("nobody"), "nobody"))
+                    .withNamespace(namespace);
             try (KubernetesClient other = KubernetesClient.create(nobody)) {
                 assertThatThrownBy(() -> other.resources(ConfigMap.class).get("c"))
-                        .isInstanceOf(ForbiddenException.class).hasMessageContaining("\"nobody\"");
+                        .isInstanceOf(ForbiddenException.class)
+                        .hasMessageContaining("\"nobody\"");
             }
         }
     }
@@ -79,7 +85,8 @@ class KubeloopTestOptionsTest {
     void rbacWithoutTlsIsRefusedWithTheReason() {
         EngineExecutionResults results = Samples.run(RbacWithoutTls.class);
         results.testEvents().assertStatistics(s -> s.started(0));
-        assertThat(Samples.failures(results.containerEvents())).singleElement(InstanceOfAssertFactories.THROWABLE)
+        assertThat(Samples.failures(results.containerEvents()))
+                .singleElement(InstanceOfAssertFactories.THROWABLE)
                 .isInstanceOf(ExtensionConfigurationException.class)
                 .hasMessageContaining("rbac = true) needs tls = true");
     }

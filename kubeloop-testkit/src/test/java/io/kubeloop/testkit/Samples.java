@@ -41,8 +41,9 @@ final class Samples {
         SEEN.clear();
         return EngineTestKit.engine("junit-jupiter")
                 .configurationParameter(Sample.PARAMETER, "true")
-                .selectors(Arrays.stream(classes).map(c -> selectClass(c)).toArray(
-                        org.junit.platform.engine.DiscoverySelector[]::new))
+                .selectors(Arrays.stream(classes)
+                        .map(c -> selectClass(c))
+                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
                 .execute();
     }
 
@@ -52,7 +53,8 @@ final class Samples {
     }
 
     private static Throwable throwable(Event e) {
-        return e.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable)
+        return e.getPayload(TestExecutionResult.class)
+                .flatMap(TestExecutionResult::getThrowable)
                 .orElseThrow(() -> new AssertionError("a failed event without a throwable: " + e));
     }
 

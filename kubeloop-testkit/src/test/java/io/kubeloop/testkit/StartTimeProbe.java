@@ -32,8 +32,11 @@ public final class StartTimeProbe {
         for (int i = 0; i < runs; i++) {
             long cpu0 = os.getProcessCpuTime();
             String report = Samples.run(OneTest.class).allEvents().reportingEntryPublished().stream()
-                    .map(e -> e.getRequiredPayload(ReportEntry.class).getKeyValuePairs().get("kubeloop.apiserver"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no kubeloop.apiserver report entry"));
+                    .map(e -> e.getRequiredPayload(ReportEntry.class)
+                            .getKeyValuePairs()
+                            .get("kubeloop.apiserver"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no kubeloop.apiserver report entry"));
             Matcher m = times.matcher(report);
             if (!m.find()) {
                 throw new IllegalStateException("unexpected report: " + report);

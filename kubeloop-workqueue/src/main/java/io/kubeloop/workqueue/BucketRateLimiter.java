@@ -2,7 +2,6 @@ package io.kubeloop.workqueue;
 
 import io.kubeloop.clock.Clock;
 import io.kubeloop.clock.TokenBucket;
-
 import java.time.Duration;
 
 /**

@@ -1,12 +1,11 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.Clock;
-
 import static io.kubeloop.workqueue.QueueNode.NEW;
 import static io.kubeloop.workqueue.QueueNode.PROCESSING;
 import static io.kubeloop.workqueue.QueueNode.PROCESSING_DIRTY;
 import static io.kubeloop.workqueue.QueueNode.QUEUED;
 
+import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,12 +61,14 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private final Condition itemQueued = lock.newCondition();
     /** Signalled (all) when {@code nodes} becomes empty while a drain waits, and on shutdown. */
     private final Condition drained = lock.newCondition();
+
     private final HashMap<T, QueueNode<T>> nodes = new HashMap<>();
     private QueueNode<T> head;
     private QueueNode<T> tail;
     private int readyCount;
     /** Getters blocked in {@link #get()}: a queued item signals only when someone waits. */
     private int waitingGetters;
+
     private QueueNode<T> oldest;
     private QueueNode<T> newest;
     private long startedSum;
@@ -89,7 +90,11 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     /** Guarded by {@code delayLock}. */
     private boolean timerStopped;
 
-    DefaultWorkQueue(String name, Clock clock, RateLimiter<T> rateLimiter, MeterRegistry meterRegistry,
+    DefaultWorkQueue(
+            String name,
+            Clock clock,
+            RateLimiter<T> rateLimiter,
+            MeterRegistry meterRegistry,
             ThreadFactory timerThreadFactory) {
         this.name = name;
         this.clock = clock;

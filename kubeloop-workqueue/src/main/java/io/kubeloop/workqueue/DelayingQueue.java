@@ -1,7 +1,6 @@
 package io.kubeloop.workqueue;
 
 import io.kubeloop.clock.Clock;
-
 import java.time.Duration;
 
 /**

@@ -42,30 +42,44 @@ final class MicrometerQueueMetrics implements QueueMetrics {
         Tags tags = Tags.of("name", name);
         this.adds = Counter.builder("workqueue.adds")
                 .description("Total number of adds handled by workqueue")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         this.retries = Counter.builder("workqueue.retries")
                 .description("Total number of retries handled by workqueue")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         this.queueDuration = Timer.builder("workqueue.queue.duration")
                 .description("How long in seconds an item stays in workqueue before being requested")
                 .serviceLevelObjectives(DURATION_BUCKETS)
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         this.workDuration = Timer.builder("workqueue.work.duration")
                 .description("How long in seconds processing an item from workqueue takes")
                 .serviceLevelObjectives(DURATION_BUCKETS)
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         this.gauges = List.of(
                 Gauge.builder("workqueue.depth", depth, AtomicLong::get)
                         .description("Current depth of workqueue")
-                        .tags(tags).strongReference(true).register(registry),
+                        .tags(tags)
+                        .strongReference(true)
+                        .register(registry),
                 Gauge.builder("workqueue.unfinished.work", this, MicrometerQueueMetrics::unfinishedWorkSeconds)
                         .description("How many seconds of work has been done that is in progress and hasn't "
                                 + "been observed by work_duration. Large values indicate stuck threads.")
-                        .baseUnit("seconds").tags(tags).strongReference(true).register(registry),
-                Gauge.builder("workqueue.longest.running.processor", this,
+                        .baseUnit("seconds")
+                        .tags(tags)
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder(
+                                "workqueue.longest.running.processor",
+                                this,
                                 MicrometerQueueMetrics::longestRunningProcessorSeconds)
                         .description("How many seconds has the longest running processor for workqueue been running.")
-                        .baseUnit("seconds").tags(tags).strongReference(true).register(registry));
+                        .baseUnit("seconds")
+                        .tags(tags)
+                        .strongReference(true)
+                        .register(registry));
     }
 
     @Override

@@ -19,6 +19,7 @@ final class QueueNode<T> {
     long dirtySince;
     /** Metrics only: when the current worker took it, and its neighbours in the in-flight list. */
     long startedAt;
+
     QueueNode<T> olderInFlight;
     QueueNode<T> newerInFlight;
 

@@ -72,8 +72,11 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
             if (failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            System.getLogger(RateLimitingQueue.class.getName()).log(System.Logger.Level.WARNING,
-                    () -> this + ": handling " + item + " failed; retrying it after the rate limiter's delay", failure);
+            System.getLogger(RateLimitingQueue.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            () -> this + ": handling " + item + " failed; retrying it after the rate limiter's delay",
+                            failure);
             addRateLimited(item);
         } finally {
             done(item);

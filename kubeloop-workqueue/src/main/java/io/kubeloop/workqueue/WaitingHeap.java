@@ -19,6 +19,7 @@ final class WaitingHeap<T> {
         volatile long readyAt;
         /** Insertion order: items ready at the same time leave in the order they were offered. */
         long seq;
+
         int index;
 
         Entry(T item, long readyAt, long seq) {
@@ -36,6 +37,7 @@ final class WaitingHeap<T> {
     private final ArrayList<Entry<T>> heap = new ArrayList<>();
     /** Concurrent so that {@link #readyAt} may read it without the owner's lock; written under it. */
     private final ConcurrentHashMap<T, Entry<T>> byItem = new ConcurrentHashMap<>();
+
     private long nextSeq;
 
     /**

@@ -1,7 +1,6 @@
 package io.kubeloop.workqueue;
 
 import io.kubeloop.clock.Clock;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -82,7 +81,9 @@ public final class WorkQueueBuilder<T> {
         RateLimiter<T> limiter = rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
         ThreadFactory threads = timerThreadFactory != null
                 ? timerThreadFactory
-                : Thread.ofVirtual().name("workqueue-" + (name.isEmpty() ? "unnamed" : name) + "-timer").factory();
+                : Thread.ofVirtual()
+                        .name("workqueue-" + (name.isEmpty() ? "unnamed" : name) + "-timer")
+                        .factory();
         return new DefaultWorkQueue<>(name, clock, limiter, meterRegistry, threads);
     }
 }

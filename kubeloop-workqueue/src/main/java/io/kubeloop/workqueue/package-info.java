@@ -6,5 +6,3 @@
  * its {@link io.kubeloop.clock.FakeClock} for tests. Start at {@link io.kubeloop.workqueue.WorkQueue#builder()}.
  */
 package io.kubeloop.workqueue;
-
-import io.kubeloop.clock.FakeClock;

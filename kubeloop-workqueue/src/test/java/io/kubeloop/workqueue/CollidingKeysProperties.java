@@ -66,7 +66,8 @@ class CollidingKeysProperties {
     void matchesClientGoModelForAnyHashDistribution(
             @ForAll("hashSpreads") int hashSpread,
             @ForAll @IntRange(min = 1, max = 400) int keyCount,
-            @ForAll("operations") List<Integer> operations) throws InterruptedException {
+            @ForAll("operations") List<Integer> operations)
+            throws InterruptedException {
         List<Key> keys = new ArrayList<>();
         for (int id = 0; id < keyCount; id++) {
             // hashSpread 1: every key collides; 7: seven buckets; large: clustered runs of neighbours.

@@ -1,12 +1,11 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.workqueue.TestThreads.CountingThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +64,9 @@ class DelayingQueueTest {
         List<String> taken = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
             String item = q.get();
-            assertThat(item).as("queue shut down before %s came out; got %s", sentinel, taken).isNotNull();
+            assertThat(item)
+                    .as("queue shut down before %s came out; got %s", sentinel, taken)
+                    .isNotNull();
             q.done(item);
             taken.add(item);
             if (item.equals(sentinel)) {
@@ -87,11 +88,18 @@ class DelayingQueueTest {
         return Stream.of(
                 arguments("ready exactly at the ready time", Duration.ofSeconds(10), Duration.ofSeconds(10), true),
                 arguments("ready after the ready time", Duration.ofSeconds(10), Duration.ofMinutes(1), true),
-                arguments("not ready 1 ns before", Duration.ofSeconds(10), Duration.ofSeconds(10).minusNanos(1), false),
+                arguments(
+                        "not ready 1 ns before",
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(10).minusNanos(1),
+                        false),
                 arguments("not ready half way", Duration.ofSeconds(10), Duration.ofSeconds(5), false),
                 arguments("1 ns delay ready after 1 ns", Duration.ofNanos(1), Duration.ofNanos(1), true),
                 arguments("1000 s delay ready after 1000 s", Duration.ofSeconds(1000), Duration.ofSeconds(1000), true),
-                arguments("1000 s delay not ready after 999 s", Duration.ofSeconds(1000), Duration.ofSeconds(999),
+                arguments(
+                        "1000 s delay not ready after 999 s",
+                        Duration.ofSeconds(1000),
+                        Duration.ofSeconds(999),
                         false));
     }
 
@@ -167,7 +175,8 @@ class DelayingQueueTest {
 
     @Test
     void itemsReadyAtTheSameTimeComeOutInTheOrderTheyWereOffered() throws InterruptedException {
-        List<String> offered = IntStream.range(0, 50).mapToObj(i -> "item-" + ((i * 37) % 50)).toList();
+        List<String> offered =
+                IntStream.range(0, 50).mapToObj(i -> "item-" + ((i * 37) % 50)).toList();
         for (String item : offered) {
             q.addAfter(item, Duration.ofSeconds(1));
         }
@@ -194,11 +203,20 @@ class DelayingQueueTest {
 
     static Stream<Arguments> rewaits() {
         return Stream.of(
-                arguments("a shorter delay replaces a longer one", Duration.ofSeconds(10), Duration.ofSeconds(1),
+                arguments(
+                        "a shorter delay replaces a longer one",
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(1),
                         Duration.ofSeconds(1)),
-                arguments("a longer delay never postpones a shorter one", Duration.ofSeconds(1),
-                        Duration.ofSeconds(10), Duration.ofSeconds(1)),
-                arguments("the same delay keeps the ready time", Duration.ofSeconds(3), Duration.ofSeconds(3),
+                arguments(
+                        "a longer delay never postpones a shorter one",
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(1)),
+                arguments(
+                        "the same delay keeps the ready time",
+                        Duration.ofSeconds(3),
+                        Duration.ofSeconds(3),
                         Duration.ofSeconds(3)));
     }
 
@@ -271,7 +289,8 @@ class DelayingQueueTest {
             now[0] += stepMillis;
             List<String> expected = model.entrySet().stream()
                     .filter(e -> e.getValue().readyAt() <= now[0])
-                    .sorted(Comparator.comparingLong((Map.Entry<String, Waiting> e) -> e.getValue().readyAt())
+                    .sorted(Comparator.comparingLong((Map.Entry<String, Waiting> e) ->
+                                    e.getValue().readyAt())
                             .thenComparingLong(e -> e.getValue().seq()))
                     .map(Map.Entry::getKey)
                     .toList();
@@ -307,7 +326,9 @@ class DelayingQueueTest {
         q.addAfter("sentinel", Duration.ofSeconds(1));
         step(Duration.ofSeconds(1));
         eventually().until(() -> q.len() == 1);
-        assertThat(q.get()).as("a is processing, so only the sentinel is queued").isEqualTo("sentinel");
+        assertThat(q.get())
+                .as("a is processing, so only the sentinel is queued")
+                .isEqualTo("sentinel");
         q.done("sentinel");
         q.done("a");
         assertThat(q.len()).as("a was marked dirty by its timer").isEqualTo(1);

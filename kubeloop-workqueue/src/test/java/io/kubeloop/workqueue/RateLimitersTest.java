@@ -1,11 +1,10 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,9 +41,9 @@ class RateLimitersTest {
     @Test
     void exponentialFailureDoublesFromTheBaseUntilTheCapIsReachedOnThe19thFailure() {
         RateLimiter<String> limiter = RateLimiters.exponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000));
-        List<Duration> expected = millis(5, 10, 20, 40, 80, 160, 320, 640,
-                1_280, 2_560, 5_120, 10_240, 20_480, 40_960, 81_920, 163_840, 327_680, 655_360,
-                1_000_000, 1_000_000, 1_000_000, 1_000_000);
+        List<Duration> expected = millis(
+                5, 10, 20, 40, 80, 160, 320, 640, 1_280, 2_560, 5_120, 10_240, 20_480, 40_960, 81_920, 163_840, 327_680,
+                655_360, 1_000_000, 1_000_000, 1_000_000, 1_000_000);
         assertThat(whenTimes(limiter, "a", expected.size())).containsExactlyElementsOf(expected);
         assertThat(limiter.numRequeues("a")).isEqualTo(expected.size());
     }
@@ -262,8 +261,8 @@ class RateLimitersTest {
 
     @Test
     void maxOfASingleLimiterIsThatLimiter() {
-        RateLimiter<String> limiter = RateLimiters.maxOf(
-                RateLimiters.exponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)));
+        RateLimiter<String> limiter =
+                RateLimiters.maxOf(RateLimiters.exponentialFailure(Duration.ofMillis(5), Duration.ofSeconds(1000)));
         assertThat(whenTimes(limiter, "a", 3)).containsExactlyElementsOf(millis(5, 10, 20));
         assertThat(limiter.numRequeues("a")).isEqualTo(3);
     }
@@ -274,7 +273,7 @@ class RateLimitersTest {
         Scripted b = new Scripted(7, Duration.ofSeconds(3), Duration.ofSeconds(2));
         List<RateLimiter<String>> limiters = new ArrayList<>(List.of(a, b));
         RateLimiter<String> limiter = RateLimiters.maxOf(limiters);
-        limiters.add(new Scripted(0, Duration.ofHours(1)));      // too late: the limiter holds a copy
+        limiters.add(new Scripted(0, Duration.ofHours(1))); // too late: the limiter holds a copy
 
         assertThat(limiter.when("x")).isEqualTo(Duration.ofSeconds(3));
         assertThat(limiter.when("x")).isEqualTo(Duration.ofSeconds(5));
@@ -289,12 +288,15 @@ class RateLimitersTest {
     @Test
     void maxOfABadCollectionSaysWhatIsWrong() {
         assertThatThrownBy(() -> RateLimiters.maxOf(List.<RateLimiter<String>>of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one");
-        assertThatThrownBy(() -> RateLimiters.maxOf(Arrays.asList(
-                        RateLimiters.<String>defaultItemBasedRateLimiter(), null)))
-                .isInstanceOf(NullPointerException.class).hasMessage("maxOf: rate limiter 1 is null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one");
+        assertThatThrownBy(() ->
+                        RateLimiters.maxOf(Arrays.asList(RateLimiters.<String>defaultItemBasedRateLimiter(), null)))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("maxOf: rate limiter 1 is null");
         assertThatThrownBy(() -> RateLimiters.maxOf((java.util.Collection<RateLimiter<String>>) null))
-                .isInstanceOf(NullPointerException.class).hasMessage("limiters");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("limiters");
     }
 
     // ---- withMaxWait
@@ -303,8 +305,14 @@ class RateLimitersTest {
     void withMaxWaitCapsEveryDelayAndDelegatesTracking() {
         RateLimiter<String> limiter = RateLimiters.withMaxWait(
                 RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)), Duration.ofSeconds(5));
-        assertThat(whenTimes(limiter, "a", 6)).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2),
-                Duration.ofSeconds(4), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5));
+        assertThat(whenTimes(limiter, "a", 6))
+                .containsExactly(
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(4),
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(5));
         assertThat(limiter.numRequeues("a")).isEqualTo(6);
         limiter.forget("a");
         assertThat(limiter.numRequeues("a")).isZero();
@@ -325,8 +333,10 @@ class RateLimitersTest {
         FakeClock clock = new FakeClock();
         RateLimiter<String> limiter = RateLimiters.defaultControllerRateLimiter(clock);
         // The first 100 failures fit in the bucket's burst: the per-item backoff decides.
-        assertThat(whenTimes(limiter, "a", 18)).containsExactlyElementsOf(millis(5, 10, 20, 40, 80, 160, 320, 640,
-                1_280, 2_560, 5_120, 10_240, 20_480, 40_960, 81_920, 163_840, 327_680, 655_360));
+        assertThat(whenTimes(limiter, "a", 18))
+                .containsExactlyElementsOf(millis(
+                        5, 10, 20, 40, 80, 160, 320, 640, 1_280, 2_560, 5_120, 10_240, 20_480, 40_960, 81_920, 163_840,
+                        327_680, 655_360));
         for (int i = 0; i < 82; i++) {
             assertThat(limiter.when("item-" + i)).isEqualTo(Duration.ofMillis(5));
         }
@@ -347,29 +357,51 @@ class RateLimitersTest {
 
     static Stream<Arguments> invalidArguments() {
         return Stream.of(
-                arguments("exponential base zero", (Supplier<?>) () -> RateLimiters.exponentialFailure(
-                        Duration.ZERO, Duration.ofSeconds(1)), "PT0S"),
-                arguments("exponential base negative", (Supplier<?>) () -> RateLimiters.exponentialFailure(
-                        Duration.ofMillis(-1), Duration.ofSeconds(1)), "PT-0.001S"),
-                arguments("exponential max below base", (Supplier<?>) () -> RateLimiters.exponentialFailure(
-                        Duration.ofSeconds(2), Duration.ofSeconds(1)), "PT1S"),
-                arguments("exponential max negative", (Supplier<?>) () -> RateLimiters.exponentialFailure(
-                        Duration.ofSeconds(2), Duration.ofSeconds(-7)), "PT-7S"),
+                arguments(
+                        "exponential base zero",
+                        (Supplier<?>) () -> RateLimiters.exponentialFailure(Duration.ZERO, Duration.ofSeconds(1)),
+                        "PT0S"),
+                arguments(
+                        "exponential base negative",
+                        (Supplier<?>)
+                                () -> RateLimiters.exponentialFailure(Duration.ofMillis(-1), Duration.ofSeconds(1)),
+                        "PT-0.001S"),
+                arguments(
+                        "exponential max below base",
+                        (Supplier<?>)
+                                () -> RateLimiters.exponentialFailure(Duration.ofSeconds(2), Duration.ofSeconds(1)),
+                        "PT1S"),
+                arguments(
+                        "exponential max negative",
+                        (Supplier<?>)
+                                () -> RateLimiters.exponentialFailure(Duration.ofSeconds(2), Duration.ofSeconds(-7)),
+                        "PT-7S"),
                 arguments("bucket qps zero", (Supplier<?>) () -> RateLimiters.bucket(0, 100), "0.0"),
                 arguments("bucket qps negative", (Supplier<?>) () -> RateLimiters.bucket(-2.5, 100), "-2.5"),
                 arguments("bucket qps NaN", (Supplier<?>) () -> RateLimiters.bucket(Double.NaN, 100), "NaN"),
-                arguments("bucket qps infinite", (Supplier<?>) () -> RateLimiters.bucket(
-                        Double.POSITIVE_INFINITY, 100), "Infinity"),
+                arguments(
+                        "bucket qps infinite",
+                        (Supplier<?>) () -> RateLimiters.bucket(Double.POSITIVE_INFINITY, 100),
+                        "Infinity"),
                 arguments("bucket burst zero", (Supplier<?>) () -> RateLimiters.bucket(10, 0), "0"),
                 arguments("bucket burst negative", (Supplier<?>) () -> RateLimiters.bucket(10, -3), "-3"),
-                arguments("fastSlow fast negative", (Supplier<?>) () -> RateLimiters.fastSlow(
-                        Duration.ofSeconds(-1), Duration.ofSeconds(1), 1), "PT-1S"),
-                arguments("fastSlow slow negative", (Supplier<?>) () -> RateLimiters.fastSlow(
-                        Duration.ofSeconds(1), Duration.ofSeconds(-2), 1), "PT-2S"),
-                arguments("fastSlow maxFastAttempts negative", (Supplier<?>) () -> RateLimiters.fastSlow(
-                        Duration.ofSeconds(1), Duration.ofSeconds(2), -4), "-4"),
-                arguments("withMaxWait negative", (Supplier<?>) () -> RateLimiters.withMaxWait(
-                        RateLimiters.defaultItemBasedRateLimiter(), Duration.ofSeconds(-9)), "PT-9S"),
+                arguments(
+                        "fastSlow fast negative",
+                        (Supplier<?>) () -> RateLimiters.fastSlow(Duration.ofSeconds(-1), Duration.ofSeconds(1), 1),
+                        "PT-1S"),
+                arguments(
+                        "fastSlow slow negative",
+                        (Supplier<?>) () -> RateLimiters.fastSlow(Duration.ofSeconds(1), Duration.ofSeconds(-2), 1),
+                        "PT-2S"),
+                arguments(
+                        "fastSlow maxFastAttempts negative",
+                        (Supplier<?>) () -> RateLimiters.fastSlow(Duration.ofSeconds(1), Duration.ofSeconds(2), -4),
+                        "-4"),
+                arguments(
+                        "withMaxWait negative",
+                        (Supplier<?>) () -> RateLimiters.withMaxWait(
+                                RateLimiters.defaultItemBasedRateLimiter(), Duration.ofSeconds(-9)),
+                        "PT-9S"),
                 arguments("maxOf of nothing", (Supplier<?>) RateLimiters::maxOf, "at least one"));
     }
 

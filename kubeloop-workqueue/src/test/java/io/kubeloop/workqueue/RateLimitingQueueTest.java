@@ -1,11 +1,10 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.workqueue.TestThreads.Call;
 import io.kubeloop.workqueue.TestThreads.Kind;
 import java.time.Duration;
@@ -53,7 +52,9 @@ class RateLimitingQueueTest {
         q.addAfter(early, delay.minusNanos(1));
         eventually().until(clock::hasWaiters);
         clock.step(delay.minusNanos(1));
-        assertThat(q.get()).as("the item must not be ready 1 ns before %s", delay).isEqualTo(early);
+        assertThat(q.get())
+                .as("the item must not be ready 1 ns before %s", delay)
+                .isEqualTo(early);
         q.done(early);
         eventually().until(clock::hasWaiters); // the timer is done with this step
         assertThat(q.len()).isZero();
@@ -65,7 +66,8 @@ class RateLimitingQueueTest {
 
     @Test
     void addRateLimitedWaitsTheLimitersDelayWhichGrowsWithEachFailure() throws InterruptedException {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
         for (int failure = 1; failure <= 4; failure++) {
             q.addRateLimited("a");
             assertThat(q.numRequeues("a")).isEqualTo(failure);
@@ -77,7 +79,8 @@ class RateLimitingQueueTest {
 
     @Test
     void forgetResetsNumRequeuesAndTheNextRetryStartsFromTheBaseDelay() throws InterruptedException {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
         q.addRateLimited("a");
         q.addRateLimited("a");
         q.addRateLimited("a");
@@ -100,7 +103,8 @@ class RateLimitingQueueTest {
 
     @Test
     void forgetDoesNotTakeAnItemOutOfTheQueueOrReleaseIt() throws InterruptedException {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
         q.add("a");
         q.add("b");
         q.forget("b");
@@ -114,7 +118,8 @@ class RateLimitingQueueTest {
 
     @Test
     void numRequeuesIsPerItem() {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofHours(1)));
         q.addRateLimited("a");
         q.addRateLimited("a");
         q.addRateLimited("b");
@@ -211,7 +216,9 @@ class RateLimitingQueueTest {
         }
         for (int n = 0; n < 6; n++) {
             assertThat(attempts.get("k" + n).get()).as("attempts of k%d", n).isEqualTo(n + 1);
-            assertThat(requeuesSeenAtSuccess.get("k" + n)).as("requeues of k%d", n).isEqualTo(n);
+            assertThat(requeuesSeenAtSuccess.get("k" + n))
+                    .as("requeues of k%d", n)
+                    .isEqualTo(n);
             assertThat(q.numRequeues("k" + n)).isZero();
         }
     }
@@ -220,13 +227,15 @@ class RateLimitingQueueTest {
 
     @Test
     void processNextWorkItemForgetsASuccessAndReaddsAFailureAfterTheLimitersDelay() throws InterruptedException {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
         List<String> seen = new ArrayList<>();
         q.add("a");
         assertThat(q.processNextWorkItem(item -> {
-            seen.add(item);
-            throw new IllegalStateException("reconcile failed");
-        })).isTrue();
+                    seen.add(item);
+                    throw new IllegalStateException("reconcile failed");
+                }))
+                .isTrue();
         assertThat(q.numRequeues("a")).isEqualTo(1);
         assertThat(q.len()).as("re-added after the delay, not at once").isZero();
         eventually().until(clock::hasWaiters);
@@ -246,7 +255,9 @@ class RateLimitingQueueTest {
         q.add("a");
         q.shutDown();
         List<String> seen = new ArrayList<>();
-        assertThat(q.processNextWorkItem(seen::add)).as("queued items are still handed out").isTrue();
+        assertThat(q.processNextWorkItem(seen::add))
+                .as("queued items are still handed out")
+                .isTrue();
         assertThat(q.processNextWorkItem(seen::add)).isFalse();
         assertThat(seen).containsExactly("a");
         assertThatThrownBy(() -> q.processNextWorkItem(null)).isInstanceOf(NullPointerException.class);
@@ -254,7 +265,8 @@ class RateLimitingQueueTest {
 
     @Test
     void aHandlerInterruptedMidItemLeavesTheItemToBeRetriedAndStopsTheWorker() throws Exception {
-        RateLimitingQueue<String> q = queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
+        RateLimitingQueue<String> q =
+                queue(RateLimiters.exponentialFailure(Duration.ofSeconds(1), Duration.ofMinutes(1)));
         q.add("a");
         q.add("b");
         List<String> seen = new ArrayList<>();
@@ -267,7 +279,9 @@ class RateLimitingQueueTest {
         });
         assertThat(worker.join()).as("the interrupt flag is set again").isTrue();
         assertThat(seen).as("the worker stopped after the interrupted item").containsExactly("a");
-        assertThat(q.numRequeues("a")).as("the interrupted item is retried, not lost").isEqualTo(1);
+        assertThat(q.numRequeues("a"))
+                .as("the interrupted item is retried, not lost")
+                .isEqualTo(1);
         assertThat(q.len()).isEqualTo(1); // b is still waiting
     }
 
@@ -288,19 +302,23 @@ class RateLimitingQueueTest {
         AtomicInteger succeeded = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < 3; w++) {
-            workers.add(kind.builder().name("worker-" + w).start(() -> q.runWorker(key -> {
-                attempts.get(key).incrementAndGet();
-                if (failuresToGo.merge(key, -1, Integer::sum) >= 0) {
-                    throw new IllegalStateException("reconcile failed for " + key);
-                }
-                succeeded.incrementAndGet();
-            })));
+            workers.add(kind.builder()
+                    .name("worker-" + w)
+                    .start(() -> q.runWorker(key -> {
+                        attempts.get(key).incrementAndGet();
+                        if (failuresToGo.merge(key, -1, Integer::sum) >= 0) {
+                            throw new IllegalStateException("reconcile failed for " + key);
+                        }
+                        succeeded.incrementAndGet();
+                    })));
         }
         failuresToGo.keySet().forEach(q::add);
         eventually().until(() -> succeeded.get() == 6);
         assertThat(q.shutDownWithDrain(Duration.ofSeconds(10))).isTrue();
         for (Thread t : workers) {
-            assertThat(t.join(TestThreads.TIMEOUT)).as("%s ended at shutdown", t.getName()).isTrue();
+            assertThat(t.join(TestThreads.TIMEOUT))
+                    .as("%s ended at shutdown", t.getName())
+                    .isTrue();
         }
         for (int n = 0; n < 6; n++) {
             assertThat(attempts.get("k" + n).get()).as("attempts of k%d", n).isEqualTo(n + 1);

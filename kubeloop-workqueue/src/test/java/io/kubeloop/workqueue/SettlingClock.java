@@ -1,10 +1,9 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-import io.kubeloop.clock.Clock;
-
 import static org.awaitility.Awaitility.await;
 
+import io.kubeloop.clock.Clock;
+import io.kubeloop.clock.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;

@@ -84,7 +84,10 @@ final class TestThreads {
         @Override
         public Thread newThread(Runnable r) {
             count.incrementAndGet();
-            Thread t = Thread.ofPlatform().daemon(true).name("test-timer-" + count.get()).unstarted(r);
+            Thread t = Thread.ofPlatform()
+                    .daemon(true)
+                    .name("test-timer-" + count.get())
+                    .unstarted(r);
             threads.add(t);
             return t;
         }

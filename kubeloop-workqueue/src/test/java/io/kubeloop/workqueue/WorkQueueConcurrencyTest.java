@@ -99,16 +99,25 @@ class WorkQueueConcurrencyTest {
         for (Thread t : threads) {
             long remaining = Math.max(1, deadline - System.nanoTime());
             boolean ended = t.join(Duration.ofNanos(remaining));
-            assertThat(ended).as("%s ended within %s; it is at%n%s", t, timeout,
-                    Arrays.stream(t.getStackTrace()).map(e -> "\tat " + e).collect(Collectors.joining("\n")))
+            assertThat(ended)
+                    .as(
+                            "%s ended within %s; it is at%n%s",
+                            t,
+                            timeout,
+                            Arrays.stream(t.getStackTrace())
+                                    .map(e -> "\tat " + e)
+                                    .collect(Collectors.joining("\n")))
                     .isTrue();
         }
     }
 
     private static void awaitAllParked(List<Thread> threads) {
-        await("all threads parked").atMost(10, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(5))
-                .until(() -> threads.stream().allMatch(t ->
-                        t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING));
+        await("all threads parked")
+                .atMost(10, TimeUnit.SECONDS)
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> threads.stream()
+                        .allMatch(t ->
+                                t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING));
     }
 
     private static String[] keys(int n) {
@@ -153,7 +162,10 @@ class WorkQueueConcurrencyTest {
     void manyProducersAndWorkersLoseNothingAndNeverShareAKey(
             Kind kind, int producers, int workers, int keySpace, int totalAdds) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        WorkQueue<String> queue = WorkQueue.<String>builder().name("concurrency").meterRegistry(registry).build();
+        WorkQueue<String> queue = WorkQueue.<String>builder()
+                .name("concurrency")
+                .meterRegistry(registry)
+                .build();
         String[] keys = keys(keySpace);
         Map<String, Integer> index = indexOf(keys);
         AtomicIntegerArray version = new AtomicIntegerArray(keySpace);
@@ -220,7 +232,9 @@ class WorkQueueConcurrencyTest {
             }
             go.countDown();
             joinAll(producerThreads, JOIN_TIMEOUT);
-            assertThat(queue.shutDownWithDrain(DRAIN_TIMEOUT)).as("drained within %s", DRAIN_TIMEOUT).isTrue();
+            assertThat(queue.shutDownWithDrain(DRAIN_TIMEOUT))
+                    .as("drained within %s", DRAIN_TIMEOUT)
+                    .isTrue();
             joinAll(workerThreads, JOIN_TIMEOUT);
         } finally {
             queue.shutDown();
@@ -230,13 +244,16 @@ class WorkQueueConcurrencyTest {
         assertThat(workersSawNull).as("every worker ends on a null from get()").hasValue(workers);
         assertThat(inFlight).isEmpty();
         assertThat(queue.len()).isZero();
-        assertThat(maxLen.get()).as("len() never exceeds the number of distinct keys").isLessThanOrEqualTo(keySpace);
+        assertThat(maxLen.get())
+                .as("len() never exceeds the number of distinct keys")
+                .isLessThanOrEqualTo(keySpace);
         long adds = 0;
         long totalHandOuts = 0;
         for (int i = 0; i < keySpace; i++) {
             adds += version.get(i);
             totalHandOuts += handOuts.get(i);
-            assertThat(seenVersion.get(i)).as("%s: last add (version %d) processed", keys[i], version.get(i))
+            assertThat(seenVersion.get(i))
+                    .as("%s: last add (version %d) processed", keys[i], version.get(i))
                     .isEqualTo(version.get(i));
             assertThat(handOuts.get(i)).as("%s: hand-outs ≤ adds", keys[i]).isLessThanOrEqualTo(version.get(i));
             if (version.get(i) > 0) {
@@ -283,7 +300,9 @@ class WorkQueueConcurrencyTest {
                 go.countDown();
                 joinAll(producers, JOIN_TIMEOUT);
                 awaitAllParked(List.of(getter));
-                assertThat(queue.len()).as("K is dirty but being processed: not queued").isZero();
+                assertThat(queue.len())
+                        .as("K is dirty but being processed: not queued")
+                        .isZero();
                 assertThat(second).as("K is not handed out again before done").isNotDone();
 
                 queue.done(k);
@@ -332,12 +351,16 @@ class WorkQueueConcurrencyTest {
                 queue.done(k); // races with the producers
                 joinAll(producers, JOIN_TIMEOUT);
 
-                assertThat(queue.len()).as("round %d: K queued exactly once", round).isEqualTo(1);
+                assertThat(queue.len())
+                        .as("round %d: K queued exactly once", round)
+                        .isEqualTo(1);
                 assertThat(queue.get()).isEqualTo(k);
                 assertThat(queue.len()).isZero();
                 queue.done(k);
                 queue.add("sentinel");
-                assertThat(queue.get()).as("round %d: no second copy of K", round).isEqualTo("sentinel");
+                assertThat(queue.get())
+                        .as("round %d: no second copy of K", round)
+                        .isEqualTo("sentinel");
                 queue.done("sentinel");
             }
             failures.assertNone();
@@ -435,7 +458,8 @@ class WorkQueueConcurrencyTest {
                 }));
             }
             go.countDown();
-            await("every key processed successfully").atMost(30, TimeUnit.SECONDS)
+            await("every key processed successfully")
+                    .atMost(30, TimeUnit.SECONDS)
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> succeeded.get() >= keySpace || !failures.list.isEmpty());
             assertThat(queue.shutDownWithDrain(DRAIN_TIMEOUT)).isTrue();
@@ -447,7 +471,8 @@ class WorkQueueConcurrencyTest {
         failures.assertNone();
         for (int i = 0; i < keySpace; i++) {
             assertThat(successes.get(i)).as("%s succeeded once", keys[i]).isEqualTo(1);
-            assertThat(attempts.get(i)).as("%s processed failures + 1 times", keys[i])
+            assertThat(attempts.get(i))
+                    .as("%s processed failures + 1 times", keys[i])
                     .isEqualTo(failuresBeforeSuccess[i] + 1);
             assertThat(queue.numRequeues(keys[i])).as("%s forgotten", keys[i]).isZero();
         }
@@ -466,7 +491,9 @@ class WorkQueueConcurrencyTest {
         int maxDelaySeconds = 40;
         SettlingClock clock = new SettlingClock(kind.builder());
         DelayingQueue<String> queue = WorkQueue.<String>builder()
-                .clock(clock).timerThreadFactory(clock::newTimerThread).buildDelaying();
+                .clock(clock)
+                .timerThreadFactory(clock::newTimerThread)
+                .buildDelaying();
         String[] keys = keys(keySpace);
         ConcurrentHashMap<String, Integer> shortest = new ConcurrentHashMap<>();
         Failures failures = new Failures();
@@ -498,7 +525,9 @@ class WorkQueueConcurrencyTest {
                 int ready = queue.len();
                 for (int n = 0; n < ready; n++) {
                     String key = queue.get();
-                    assertThat(arrivedAt.put(key, now)).as("%s arrived twice", key).isNull();
+                    assertThat(arrivedAt.put(key, now))
+                            .as("%s arrived twice", key)
+                            .isNull();
                     queue.done(key);
                 }
             }
@@ -537,8 +566,10 @@ class WorkQueueConcurrencyTest {
             timers.forEach(Thread::interrupt);
 
             queue.addAfter("after", Duration.ofMillis(1));
-            await("an item added after the interrupt arrives").atMost(5, TimeUnit.SECONDS)
-                    .pollInterval(Duration.ofMillis(5)).until(() -> queue.len() == 1);
+            await("an item added after the interrupt arrives")
+                    .atMost(5, TimeUnit.SECONDS)
+                    .pollInterval(Duration.ofMillis(5))
+                    .until(() -> queue.len() == 1);
             assertThat(queue.get()).isEqualTo("after");
             queue.done("after");
         } finally {
@@ -601,7 +632,9 @@ class WorkQueueConcurrencyTest {
             go.countDown();
             // 100, not more: the 20,000 adds name only 200 keys, and when the producers outrun the workers (virtual
             // threads on two carriers) deduplication can leave only a few hundred items to process in all.
-            await().atMost(10, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(1)).until(() -> processed.get() > 100);
+            await().atMost(10, TimeUnit.SECONDS)
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(() -> processed.get() > 100);
             queue.shutDown();
             joinAll(producers, JOIN_TIMEOUT);
             joinAll(workers, JOIN_TIMEOUT);
@@ -722,12 +755,15 @@ class WorkQueueConcurrencyTest {
         queue.add("c");
         assertThat(queue.get()).isEqualTo("a");
         CompletableFuture<Boolean> drained = new CompletableFuture<>();
-        Thread drainer = kind.start("drainer", failures, () -> drained.complete(queue.shutDownWithDrain(DRAIN_TIMEOUT)));
+        Thread drainer =
+                kind.start("drainer", failures, () -> drained.complete(queue.shutDownWithDrain(DRAIN_TIMEOUT)));
         try {
             awaitAllParked(List.of(drainer));
             queue.done("a"); // nothing in flight now, "b" and "c" still queued
-            await("the drain keeps waiting for queued items").during(Duration.ofMillis(300))
-                    .atMost(Duration.ofSeconds(5)).until(() -> !drained.isDone());
+            await("the drain keeps waiting for queued items")
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> !drained.isDone());
             assertThat(queue.len()).isEqualTo(2);
 
             List<String> rest = new ArrayList<>();
@@ -742,7 +778,8 @@ class WorkQueueConcurrencyTest {
                 }
                 failures.add("worker exceeded its loop bound");
             });
-            assertThat(drained.get(DRAIN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)).isTrue();
+            assertThat(drained.get(DRAIN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
+                    .isTrue();
             joinAll(List.of(drainer, worker), JOIN_TIMEOUT);
             assertThat(rest).containsExactly("b", "c");
         } finally {
@@ -772,7 +809,8 @@ class WorkQueueConcurrencyTest {
             long start = System.nanoTime();
             assertThat(queue.shutDownWithDrain(Duration.ofMillis(100))).isFalse();
             assertThat(Duration.ofNanos(System.nanoTime() - start))
-                    .isGreaterThanOrEqualTo(Duration.ofMillis(100)).isLessThan(Duration.ofSeconds(10));
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(100))
+                    .isLessThan(Duration.ofSeconds(10));
             assertThat(queue.shuttingDown()).isTrue();
             assertThat(queue.get()).as("queued items are still handed out").isEqualTo("queued");
             queue.done("queued");
@@ -840,10 +878,13 @@ class WorkQueueConcurrencyTest {
             assertThat(queue.len()).isEqualTo(items - workers);
 
             gate.countDown();
-            assertThat(drained.get(DRAIN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)).isTrue();
+            assertThat(drained.get(DRAIN_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS))
+                    .isTrue();
             joinAll(List.of(drainer), JOIN_TIMEOUT);
             joinAll(workerThreads, JOIN_TIMEOUT);
-            assertThat(doneAtReturn).as("the drain returned only after every item was done").hasValue(items);
+            assertThat(doneAtReturn)
+                    .as("the drain returned only after every item was done")
+                    .hasValue(items);
         } finally {
             gate.countDown();
             queue.shutDown();

@@ -12,8 +12,11 @@ class WorkQueueMeterNamesTest {
     @Test
     void theReadmeTableListsExactlyTheMetersAQueueRegisters() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        RateLimitingQueue<String> queue = WorkQueue.<String>builder().name("pods").clock(new FakeClock())
-                .meterRegistry(registry).buildRateLimiting();
+        RateLimitingQueue<String> queue = WorkQueue.<String>builder()
+                .name("pods")
+                .clock(new FakeClock())
+                .meterRegistry(registry)
+                .buildRateLimiting();
         queue.add("a");
         queue.done(queue.get());
         queue.addAfter("b", Duration.ofSeconds(1));

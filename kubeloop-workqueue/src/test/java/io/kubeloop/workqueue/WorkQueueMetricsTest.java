@@ -1,11 +1,10 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.kubeloop.clock.FakeClock;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -37,8 +36,8 @@ class WorkQueueMetricsTest {
             "workqueue_retries_total");
 
     /** client-go's buckets, 1e-6 s × 10^k, as this registry prints them. */
-    private static final List<String> BUCKETS = List.of(
-            "1.0E-6", "1.0E-5", "1.0E-4", "0.001", "0.01", "0.1", "1.0", "10.0", "100.0", "1000.0", "+Inf");
+    private static final List<String> BUCKETS =
+            List.of("1.0E-6", "1.0E-5", "1.0E-4", "0.001", "0.01", "0.1", "1.0", "10.0", "100.0", "1000.0", "+Inf");
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final FakeClock clock = new FakeClock();
@@ -64,8 +63,8 @@ class WorkQueueMetricsTest {
     // ---- scrape parsing
 
     private static final Pattern TYPE = Pattern.compile("^# TYPE (\\S+) (\\S+)$", Pattern.MULTILINE);
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][\\w:]*)(\\{[^}]*\\})? (\\S+)$",
-            Pattern.MULTILINE);
+    private static final Pattern SAMPLE =
+            Pattern.compile("^([a-zA-Z_:][\\w:]*)(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE);
 
     /** Metric family name → Prometheus type, for the workqueue families. */
     private Map<String, String> families() {
@@ -115,17 +114,20 @@ class WorkQueueMetricsTest {
         q.addAfter("b", Duration.ZERO);
 
         Map<String, String> families = families();
-        assertThat(families).containsAllEntriesOf(Map.of(
-                "workqueue_depth", "gauge",
-                "workqueue_adds_total", "counter",
-                "workqueue_queue_duration_seconds", "histogram",
-                "workqueue_work_duration_seconds", "histogram",
-                "workqueue_unfinished_work_seconds", "gauge",
-                "workqueue_longest_running_processor_seconds", "gauge",
-                "workqueue_retries_total", "counter"));
+        assertThat(families)
+                .containsAllEntriesOf(Map.of(
+                        "workqueue_depth", "gauge",
+                        "workqueue_adds_total", "counter",
+                        "workqueue_queue_duration_seconds", "histogram",
+                        "workqueue_work_duration_seconds", "histogram",
+                        "workqueue_unfinished_work_seconds", "gauge",
+                        "workqueue_longest_running_processor_seconds", "gauge",
+                        "workqueue_retries_total", "counter"));
         // Micrometer adds a "_max" gauge to every timer; client-go has no such series.
-        assertThat(families.keySet()).containsExactlyInAnyOrderElementsOf(union(CLIENT_GO_FAMILIES,
-                Set.of("workqueue_queue_duration_seconds_max", "workqueue_work_duration_seconds_max")));
+        assertThat(families.keySet())
+                .containsExactlyInAnyOrderElementsOf(union(
+                        CLIENT_GO_FAMILIES,
+                        Set.of("workqueue_queue_duration_seconds_max", "workqueue_work_duration_seconds_max")));
         assertThat(samples().keySet()).allSatisfy(series -> assertThat(series).contains("{name=\"pods\""));
     }
 
@@ -141,7 +143,8 @@ class WorkQueueMetricsTest {
         for (String histogram : List.of("workqueue_queue_duration_seconds", "workqueue_work_duration_seconds")) {
             List<String> les = new ArrayList<>();
             for (String series : samples().keySet()) {
-                Matcher m = Pattern.compile("^" + histogram + "_bucket\\{name=\"q\",le=\"([^\"]+)\"}$").matcher(series);
+                Matcher m = Pattern.compile("^" + histogram + "_bucket\\{name=\"q\",le=\"([^\"]+)\"}$")
+                        .matcher(series);
                 if (m.matches()) {
                     les.add(m.group(1));
                 }
@@ -170,8 +173,11 @@ class WorkQueueMetricsTest {
                 new Step(() -> q.done("b"), 0, 3));
         for (int i = 0; i < steps.size(); i++) {
             steps.get(i).action().run();
-            assertThat(value("workqueue_depth", "q")).as("depth after step %d", i + 1).isEqualTo(steps.get(i).depth());
-            assertThat(value("workqueue_adds_total", "q")).as("adds after step %d", i + 1)
+            assertThat(value("workqueue_depth", "q"))
+                    .as("depth after step %d", i + 1)
+                    .isEqualTo(steps.get(i).depth());
+            assertThat(value("workqueue_adds_total", "q"))
+                    .as("adds after step %d", i + 1)
                     .isEqualTo(steps.get(i).adds());
         }
     }
@@ -243,8 +249,7 @@ class WorkQueueMetricsTest {
     }
 
     @Test
-    void unfinishedWorkIsTheSumOfInFlightAgesAndLongestRunningIsTheOldestAgeAtEachScrape()
-            throws InterruptedException {
+    void unfinishedWorkIsTheSumOfInFlightAgesAndLongestRunningIsTheOldestAgeAtEachScrape() throws InterruptedException {
         RateLimitingQueue<String> q = queue("q");
         q.add("a");
         q.add("b");
@@ -286,7 +291,9 @@ class WorkQueueMetricsTest {
         q.shutDown();
         q.addAfter("e", Duration.ZERO);
         q.addRateLimited("e");
-        assertThat(value("workqueue_retries_total", "q")).as("ignored after shutdown").isEqualTo(5);
+        assertThat(value("workqueue_retries_total", "q"))
+                .as("ignored after shutdown")
+                .isEqualTo(5);
     }
 
     @Test
@@ -320,7 +327,8 @@ class WorkQueueMetricsTest {
 
     @Test
     void anUnnamedQueueRegistersNothingEvenWithARegistry() throws InterruptedException {
-        WorkQueue<String> q = WorkQueue.<String>builder().clock(clock).meterRegistry(registry).buildRateLimiting();
+        WorkQueue<String> q =
+                WorkQueue.<String>builder().clock(clock).meterRegistry(registry).buildRateLimiting();
         queues.add(q);
         q.add("a");
         q.done(q.get());
@@ -331,7 +339,8 @@ class WorkQueueMetricsTest {
     @Test
     void aNamedQueueWithoutARegistryRegistersNothingGlobally() throws InterruptedException {
         int globalMetersBefore = Metrics.globalRegistry.getMeters().size();
-        RateLimitingQueue<String> q = WorkQueue.<String>builder().name("no-registry").clock(clock).buildRateLimiting();
+        RateLimitingQueue<String> q =
+                WorkQueue.<String>builder().name("no-registry").clock(clock).buildRateLimiting();
         queues.add(q);
         q.add("a");
         q.done(q.get());
@@ -347,11 +356,15 @@ class WorkQueueMetricsTest {
         q.get();
         q.shutDown();
         Map<String, String> families = families();
-        assertThat(families).doesNotContainKeys(
-                "workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds");
-        assertThat(families).containsKeys(
-                "workqueue_adds_total", "workqueue_retries_total",
-                "workqueue_queue_duration_seconds", "workqueue_work_duration_seconds");
+        assertThat(families)
+                .doesNotContainKeys(
+                        "workqueue_depth",
+                        "workqueue_unfinished_work_seconds",
+                        "workqueue_longest_running_processor_seconds");
+        assertThat(families)
+                .containsKeys(
+                        "workqueue_adds_total", "workqueue_retries_total",
+                        "workqueue_queue_duration_seconds", "workqueue_work_duration_seconds");
         q.done("a");
         assertThat(value("workqueue_work_duration_seconds_count", "q")).isEqualTo(1);
     }
@@ -360,8 +373,11 @@ class WorkQueueMetricsTest {
     void theGaugesAreRemovedWhenADrainStarts() throws Exception {
         RateLimitingQueue<String> q = queue("q");
         assertThat(q.shutDownWithDrain(Duration.ZERO)).isTrue();
-        assertThat(families()).doesNotContainKeys(
-                "workqueue_depth", "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds");
+        assertThat(families())
+                .doesNotContainKeys(
+                        "workqueue_depth",
+                        "workqueue_unfinished_work_seconds",
+                        "workqueue_longest_running_processor_seconds");
     }
 
     @Test
@@ -377,6 +393,8 @@ class WorkQueueMetricsTest {
         clock.step(Duration.ofSeconds(3));
         assertThat(value("workqueue_depth", "q")).isZero();
         assertThat(value("workqueue_longest_running_processor_seconds", "q")).isCloseTo(3.0, within(1e-9));
-        assertThat(value("workqueue_adds_total", "q")).as("the counter carries on").isEqualTo(3);
+        assertThat(value("workqueue_adds_total", "q"))
+                .as("the counter carries on")
+                .isEqualTo(3);
     }
 }

@@ -1,10 +1,9 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.kubeloop.clock.FakeClock;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -21,7 +20,6 @@ import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.Disabled;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -44,6 +42,7 @@ class WorkQueueProperties {
     private static final long SECOND = 1_000_000_000L;
     /** The rate limiter of the model-checked rate-limiting queue: 1 s, 2 s, 4 s, then 8 s. */
     private static final Duration RL_BASE = Duration.ofSeconds(1);
+
     private static final Duration RL_MAX = Duration.ofSeconds(8);
 
     // ------------------------------------------------------------------------------------------------
@@ -83,9 +82,11 @@ class WorkQueueProperties {
         final Set<String> dirty = new HashSet<>();
         /** In the order the items were handed out, so that DoneHeld(i) is deterministic. */
         final LinkedHashSet<String> processing = new LinkedHashSet<>();
+
         boolean shuttingDown;
         /** key -> {readyAt, seq}: the waiting heap orders by ready time, then by order of (re)insertion. */
         final Map<String, long[]> waiting = new HashMap<>();
+
         long now;
         long nextSeq;
         boolean timerStarted;
@@ -192,7 +193,10 @@ class WorkQueueProperties {
                 Tuple.of(12, Arbitraries.just(new Get())),
                 Tuple.of(10, Arbitraries.integers().between(0, 3).map(DoneHeld::new)),
                 Tuple.of(2, key.map(DoneAny::new)),
-                Tuple.of(8, Combinators.combine(key, Arbitraries.integers().between(-1, 6)).as(AddAfter::new)),
+                Tuple.of(
+                        8,
+                        Combinators.combine(key, Arbitraries.integers().between(-1, 6))
+                                .as(AddAfter::new)),
                 Tuple.of(7, Arbitraries.integers().between(0, 4).map(Step::new)),
                 Tuple.of(5, key.map(AddRateLimited::new)),
                 Tuple.of(2, key.map(Forget::new)),
@@ -236,15 +240,18 @@ class WorkQueueProperties {
             Thread timer = clock.timer();
             if (timer != null) {
                 assertThat(timer.join(Duration.ofSeconds(5)))
-                        .as("the timer thread ends after shutDown").isTrue();
+                        .as("the timer thread ends after shutDown")
+                        .isTrue();
             }
         }
-        assertThat(clock.timer() != null).as("a timer thread exists iff a positive delay was accepted")
+        assertThat(clock.timer() != null)
+                .as("a timer thread exists iff a positive delay was accepted")
                 .isEqualTo(model.timerStarted);
     }
 
-    private static void apply(Op op, WorkQueue<String> queue, RateLimitingQueue<String> rlq, SettlingClock clock,
-            Model model) throws InterruptedException {
+    private static void apply(
+            Op op, WorkQueue<String> queue, RateLimitingQueue<String> rlq, SettlingClock clock, Model model)
+            throws InterruptedException {
         switch (op) {
             case Add(String k) -> {
                 model.add(k);
@@ -274,7 +281,9 @@ class WorkQueueProperties {
             case DrainNow() -> {
                 boolean expected = model.drained();
                 model.shutDown();
-                assertThat(queue.shutDownWithDrain(Duration.ZERO)).as("shutDownWithDrain(0)").isEqualTo(expected);
+                assertThat(queue.shutDownWithDrain(Duration.ZERO))
+                        .as("shutDownWithDrain(0)")
+                        .isEqualTo(expected);
             }
             case AddAfter(String k, int seconds) -> {
                 model.addAfter(k, seconds * SECOND);
@@ -293,11 +302,14 @@ class WorkQueueProperties {
                 clock.step(Duration.ofSeconds(seconds), arrivals);
             }
         }
-        assertThat(queue.len()).as("len() after %s; model queue %s", op, model.queue).isEqualTo(model.queue.size());
+        assertThat(queue.len())
+                .as("len() after %s; model queue %s", op, model.queue)
+                .isEqualTo(model.queue.size());
         assertThat(queue.shuttingDown()).as("shuttingDown() after %s", op).isEqualTo(model.shuttingDown);
         if (rlq != null) {
             for (String k : KEYS) {
-                assertThat(rlq.numRequeues(k)).as("numRequeues(%s) after %s", k, op)
+                assertThat(rlq.numRequeues(k))
+                        .as("numRequeues(%s) after %s", k, op)
                         .isEqualTo(model.failures.getOrDefault(k, 0));
             }
         }
@@ -307,7 +319,8 @@ class WorkQueueProperties {
     // ItemExponentialFailureRateLimiter
 
     private static BigInteger nanos(Duration d) {
-        return BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(SECOND))
+        return BigInteger.valueOf(d.getSeconds())
+                .multiply(BigInteger.valueOf(SECOND))
                 .add(BigInteger.valueOf(d.getNano()));
     }
 
@@ -330,12 +343,14 @@ class WorkQueueProperties {
                         // anything from base up to the longest representable duration
                         Arbitraries.longs().between(0, Long.MAX_VALUE - b).map(extra -> Duration.ofNanos(b + extra)),
                         // exactly base × 2^k
-                        Arbitraries.integers().between(0, 62 - (64 - Long.numberOfLeadingZeros(b)))
+                        Arbitraries.integers()
+                                .between(0, 62 - (64 - Long.numberOfLeadingZeros(b)))
                                 .map(k -> Duration.ofNanos(b << k)),
                         // small caps, like real controllers
                         Arbitraries.longs().between(b, 1000 * SECOND).map(Duration::ofNanos),
                         // longer than Long.MAX_VALUE nanoseconds
-                        Arbitraries.longs().between(Long.MAX_VALUE / SECOND + 1, Long.MAX_VALUE / 2)
+                        Arbitraries.longs()
+                                .between(Long.MAX_VALUE / SECOND + 1, Long.MAX_VALUE / 2)
                                 .map(Duration::ofSeconds))
                 .map(max -> Tuple.of(Duration.ofNanos(b), max)));
     }
@@ -350,7 +365,8 @@ class WorkQueueProperties {
         for (int n = 1; n <= failures; n++) {
             Duration d = limiter.when("item");
             assertThat(d.isNegative()).as("delay %d is negative: %s", n, d).isFalse();
-            assertThat(d).as("delay of failure %d with base %s, max %s", n, base, max)
+            assertThat(d)
+                    .as("delay of failure %d with base %s, max %s", n, base, max)
                     .isEqualTo(expectedExponential(base, max, n));
             assertThat(limiter.numRequeues("item")).isEqualTo(n);
         }
@@ -386,7 +402,9 @@ class WorkQueueProperties {
     @Provide
     Arbitrary<List<Tuple2<String, Boolean>>> keyOrForget() {
         return Combinators.combine(Arbitraries.of(KEYS), Arbitraries.of(true, false, false, false, false))
-                .as(Tuple::of).list().ofMaxSize(80);
+                .as(Tuple::of)
+                .list()
+                .ofMaxSize(80);
     }
 
     /**
@@ -410,7 +428,8 @@ class WorkQueueProperties {
         for (int n = 0; n <= k; n++) {
             d = limiter.when("item");
         }
-        assertThat(d).as("failure %d: base %d ns × 2^%d = %d ns < max %s", k + 1, baseNanos, k, exact, max)
+        assertThat(d)
+                .as("failure %d: base %d ns × 2^%d = %d ns < max %s", k + 1, baseNanos, k, exact, max)
                 .isEqualTo(Duration.ofNanos(exact));
     }
 
@@ -440,10 +459,13 @@ class WorkQueueProperties {
                 assertThat(d).as("call %d of burst %d", i, burst).isEqualTo(Duration.ZERO);
             } else {
                 double expectedNanos = (i - burst) * 1e9 / qps;
-                assertThat((double) d.toNanos()).as("call %d, qps %s, burst %d", i, qps, burst)
+                assertThat((double) d.toNanos())
+                        .as("call %d, qps %s, burst %d", i, qps, burst)
                         .isCloseTo(expectedNanos, offset(2 + expectedNanos * 1e-9));
             }
-            assertThat(d).as("delays never shrink without time passing (call %d)", i).isGreaterThanOrEqualTo(previous);
+            assertThat(d)
+                    .as("delays never shrink without time passing (call %d)", i)
+                    .isGreaterThanOrEqualTo(previous);
             previous = d;
             assertThat(limiter.numRequeues("k" + i)).isZero();
         }
@@ -477,12 +499,16 @@ class WorkQueueProperties {
                     .min(BigDecimal.valueOf(burst));
             lastRefill = now;
             tokens = tokens.subtract(BigDecimal.ONE);
-            double expected = tokens.signum() >= 0 ? 0
-                    : tokens.negate().multiply(BigDecimal.valueOf(SECOND)).divide(new BigDecimal(qps), mc)
+            double expected = tokens.signum() >= 0
+                    ? 0
+                    : tokens.negate()
+                            .multiply(BigDecimal.valueOf(SECOND))
+                            .divide(new BigDecimal(qps), mc)
                             .doubleValue();
             Duration d = limiter.when("x");
             assertThat(d.isNegative()).isFalse();
-            assertThat((double) d.toNanos()).as("delay at %d ns, qps %s, burst %d", now, qps, burst)
+            assertThat((double) d.toNanos())
+                    .as("delay at %d ns, qps %s, burst %d", now, qps, burst)
                     .isCloseTo(expected, offset(2 + expected * 1e-9));
             long readyAt = now + d.toNanos();
             assertThat(readyAt).as("reservations are handed out in order").isGreaterThanOrEqualTo(previousReadyAt - 2);
@@ -497,7 +523,8 @@ class WorkQueueProperties {
                         Tuple.of(6, Arbitraries.just(0L)),
                         Tuple.of(1, Arbitraries.longs().between(1, 3 * SECOND)),
                         Tuple.of(1, Arbitraries.longs().between(1, 10_000_000L)))
-                .list().ofMaxSize(150);
+                .list()
+                .ofMaxSize(150);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -536,9 +563,11 @@ class WorkQueueProperties {
         Duration base = baseAndMax.get1();
         Duration max = baseAndMax.get2();
         Duration cap = Duration.ofMillis(capMillis);
-        RateLimiter<String> combined = RateLimiters.withMaxWait(RateLimiters.maxOf(
-                RateLimiters.exponentialFailure(base, max),
-                RateLimiters.fastSlow(Duration.ofMillis(3), Duration.ofMillis(700), maxFast)), cap);
+        RateLimiter<String> combined = RateLimiters.withMaxWait(
+                RateLimiters.maxOf(
+                        RateLimiters.exponentialFailure(base, max),
+                        RateLimiters.fastSlow(Duration.ofMillis(3), Duration.ofMillis(700), maxFast)),
+                cap);
         RateLimiter<String> exp = RateLimiters.exponentialFailure(base, max);
         RateLimiter<String> fastSlow = RateLimiters.fastSlow(Duration.ofMillis(3), Duration.ofMillis(700), maxFast);
         for (Tuple2<String, Boolean> call : calls) {
@@ -563,7 +592,9 @@ class WorkQueueProperties {
     void settlingClockSeesTimerArrivals() throws InterruptedException {
         SettlingClock clock = new SettlingClock();
         DelayingQueue<String> queue = WorkQueue.<String>builder()
-                .clock(clock).timerThreadFactory(clock::newTimerThread).buildDelaying();
+                .clock(clock)
+                .timerThreadFactory(clock::newTimerThread)
+                .buildDelaying();
         try {
             queue.addAfter("x", Duration.ofSeconds(10));
             clock.step(Duration.ofSeconds(9), false);

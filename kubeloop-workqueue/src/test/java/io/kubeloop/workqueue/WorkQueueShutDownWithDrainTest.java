@@ -1,11 +1,10 @@
 package io.kubeloop.workqueue;
 
-import io.kubeloop.clock.FakeClock;
-
 import static io.kubeloop.workqueue.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.workqueue.TestThreads.Call;
 import io.kubeloop.workqueue.TestThreads.Kind;
 import java.time.Duration;
@@ -223,8 +222,9 @@ class WorkQueueShutDownWithDrainTest {
 
             clock.step(Duration.ofSeconds(5));
             assertThat(shortDrain.join()).isFalse();
-            eventually().until(() -> longDrain.result().isDone()
-                    || (clock.waiterCount() == 1 && longDrain.isParkedOrDone()));
+            eventually()
+                    .until(() ->
+                            longDrain.result().isDone() || (clock.waiterCount() == 1 && longDrain.isParkedOrDone()));
             assertThat(longDrain.result())
                     .as("attempt %d: the 60 s drain neither timed out nor saw the queue drained", attempt)
                     .isNotDone();

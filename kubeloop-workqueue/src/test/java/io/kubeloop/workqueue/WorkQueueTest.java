@@ -43,46 +43,54 @@ class WorkQueueTest {
      */
     static Stream<Arguments> scenarios() {
         return Stream.of(
-                arguments("items are handed out in the order they were added",
+                arguments(
+                        "items are handed out in the order they were added",
                         "add a, add b, add c, get a, get b, get c, len 0"),
-                arguments("an item added twice while waiting is handed out once",
+                arguments(
+                        "an item added twice while waiting is handed out once",
                         "add a, add b, add a, len 2, get a, get b, len 0"),
-                arguments("many adds of the same waiting item keep its first position",
+                arguments(
+                        "many adds of the same waiting item keep its first position",
                         "add a, add b, add a, add a, add b, add c, len 3, get a, get b, get c"),
-                arguments("an item being processed is not queued again by an add",
-                        "add a, get a, add a, len 0"),
-                arguments("an item added while being processed is queued again when it is done",
+                arguments("an item being processed is not queued again by an add", "add a, get a, add a, len 0"),
+                arguments(
+                        "an item added while being processed is queued again when it is done",
                         "add a, get a, add a, len 0, done a, len 1, get a, done a, len 0"),
-                arguments("several adds while processing cause exactly one more processing",
+                arguments(
+                        "several adds while processing cause exactly one more processing",
                         "add a, get a, add a, add a, add a, done a, len 1, get a, done a, len 0"),
-                arguments("an item re-queued by done goes to the back of the queue",
+                arguments(
+                        "an item re-queued by done goes to the back of the queue",
                         "add a, add b, get a, add a, done a, len 2, get b, get a"),
-                arguments("an item done without a re-add is not queued again",
+                arguments(
+                        "an item done without a re-add is not queued again",
                         "add a, get a, done a, len 0, add b, get b"),
-                arguments("len counts only waiting items, not those being processed",
+                arguments(
+                        "len counts only waiting items, not those being processed",
                         "add a, add b, add c, len 3, get a, len 2, get b, len 1, add a, len 1"),
-                arguments("an item can be added again after it is done",
-                        "add a, get a, done a, add a, len 1, get a"),
-                arguments("done of an item never added has no effect",
-                        "add a, done z, len 1, get a, done a, len 0"),
-                arguments("done of an item that is waiting but not processing has no effect",
+                arguments("an item can be added again after it is done", "add a, get a, done a, add a, len 1, get a"),
+                arguments("done of an item never added has no effect", "add a, done z, len 1, get a, done a, len 0"),
+                arguments(
+                        "done of an item that is waiting but not processing has no effect",
                         "add a, add b, done a, len 2, get a, get b, len 0"),
-                arguments("done called twice for one get has no effect the second time",
+                arguments(
+                        "done called twice for one get has no effect the second time",
                         "add a, get a, done a, done a, len 0, add a, len 1, get a"),
-                arguments("shutDown marks the queue as shutting down",
-                        "shuttingDown false, shutdown, shuttingDown true"),
-                arguments("items queued before shutDown are still handed out, then get returns null",
+                arguments(
+                        "shutDown marks the queue as shutting down", "shuttingDown false, shutdown, shuttingDown true"),
+                arguments(
+                        "items queued before shutDown are still handed out, then get returns null",
                         "add a, add b, shutdown, len 2, get a, get b, get null, get null"),
-                arguments("adds after shutDown are ignored",
-                        "add a, shutdown, add b, add c, len 1, get a, get null"),
-                arguments("an add after shutDown of an item being processed does not re-queue it",
+                arguments("adds after shutDown are ignored", "add a, shutdown, add b, add c, len 1, get a, get null"),
+                arguments(
+                        "an add after shutDown of an item being processed does not re-queue it",
                         "add a, get a, shutdown, add a, done a, len 0, get null"),
-                arguments("an item re-added before shutDown is still re-queued at done and handed out",
+                arguments(
+                        "an item re-added before shutDown is still re-queued at done and handed out",
                         "add a, get a, add a, shutdown, done a, len 1, get a, done a, get null"),
-                arguments("get on an empty queue that is shut down returns null at once",
-                        "shutdown, get null, len 0"),
-                arguments("shutDown twice is harmless",
-                        "add a, shutdown, shutdown, shuttingDown true, get a, get null"));
+                arguments("get on an empty queue that is shut down returns null at once", "shutdown, get null, len 0"),
+                arguments(
+                        "shutDown twice is harmless", "add a, shutdown, shutdown, shuttingDown true, get a, get null"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -96,15 +104,16 @@ class WorkQueueTest {
             String arg = parts.length > 1 ? parts[1] : null;
             switch (op) {
                 case "add" -> q.add(arg);
-                case "get" -> assertThat(q.get())
-                        .as("after %s: %s", executed, step)
-                        .isEqualTo("null".equals(arg) ? null : arg);
+                case "get" ->
+                    assertThat(q.get()).as("after %s: %s", executed, step).isEqualTo("null".equals(arg) ? null : arg);
                 case "done" -> q.done(arg);
-                case "len" -> assertThat(q.len()).as("after %s: %s", executed, step).isEqualTo(Integer.parseInt(arg));
+                case "len" ->
+                    assertThat(q.len()).as("after %s: %s", executed, step).isEqualTo(Integer.parseInt(arg));
                 case "shutdown" -> q.shutDown();
-                case "shuttingDown" -> assertThat(q.shuttingDown())
-                        .as("after %s: %s", executed, step)
-                        .isEqualTo(Boolean.parseBoolean(arg));
+                case "shuttingDown" ->
+                    assertThat(q.shuttingDown())
+                            .as("after %s: %s", executed, step)
+                            .isEqualTo(Boolean.parseBoolean(arg));
                 default -> throw new IllegalArgumentException("unknown step " + step);
             }
             executed.add(step);
@@ -114,8 +123,12 @@ class WorkQueueTest {
     @Test
     void addingOrFinishingNullThrowsNullPointerException() {
         WorkQueue<String> q = newQueue();
-        assertThatThrownBy(() -> q.add(null)).isInstanceOf(NullPointerException.class).hasMessage("item");
-        assertThatThrownBy(() -> q.done(null)).isInstanceOf(NullPointerException.class).hasMessage("item");
+        assertThatThrownBy(() -> q.add(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("item");
+        assertThatThrownBy(() -> q.done(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("item");
         assertThat(q.len()).isZero();
     }
 
@@ -203,7 +216,8 @@ class WorkQueueTest {
         get.thread().interrupt();
         assertThatThrownBy(get::join)
                 .isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(InterruptedException.class);
+                .cause()
+                .isInstanceOf(InterruptedException.class);
 
         q.add("a");
         assertThat(TestThreads.start(kind, q::get).join()).isEqualTo("a");
@@ -231,7 +245,8 @@ class WorkQueueTest {
         WorkQueue<String> q = newQueue();
         List<Call<String>> getters = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            getters.add(TestThreads.start(i % 2 == 0 ? Kind.PLATFORM : Kind.VIRTUAL, q::get).awaitBlocked());
+            getters.add(TestThreads.start(i % 2 == 0 ? Kind.PLATFORM : Kind.VIRTUAL, q::get)
+                    .awaitBlocked());
         }
         q.shutDown();
         for (Call<String> g : getters) {

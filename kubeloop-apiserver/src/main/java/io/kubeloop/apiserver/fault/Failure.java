@@ -84,13 +84,23 @@ public final class Failure {
 
     /** Only requests for this resource: its plural ({@code pods}) or plural.group ({@code deployments.apps}). */
     public Failure resource(String resource) {
-        return new Failure(code, count, fraction, duration, retryAfterSeconds,
+        return new Failure(
+                code,
+                count,
+                fraction,
+                duration,
+                retryAfterSeconds,
                 scope.withResource(Objects.requireNonNull(resource, "resource")));
     }
 
     /** Only requests with this kube verb: get, list, watch, create, update, patch, delete or deletecollection. */
     public Failure verb(String verb) {
-        return new Failure(code, count, fraction, duration, retryAfterSeconds,
+        return new Failure(
+                code,
+                count,
+                fraction,
+                duration,
+                retryAfterSeconds,
                 scope.withVerb(Objects.requireNonNull(verb, "verb")));
     }
 

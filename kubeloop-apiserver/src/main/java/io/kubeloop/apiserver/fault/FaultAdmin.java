@@ -44,11 +44,18 @@ final class FaultAdmin {
     void serve(HttpExchange exchange, String path) throws IOException {
         UserInfo user = RequestUser.of(exchange);
         if (!user.isAdmin()) {
-            send(exchange, json, Statuses.failure(StatusReason.Forbidden, "forbidden: User \"" + user.name()
-                    + "\" cannot use the fault injection API: it is for members of " + UserInfo.SYSTEM_MASTERS));
+            send(
+                    exchange,
+                    json,
+                    Statuses.failure(
+                            StatusReason.Forbidden,
+                            "forbidden: User \"" + user.name()
+                                    + "\" cannot use the fault injection API: it is for members of "
+                                    + UserInfo.SYSTEM_MASTERS));
             return;
         }
-        String action = path.equals(FaultInjector.ADMIN_PATH) ? "" : path.substring(FaultInjector.ADMIN_PATH.length() + 1);
+        String action =
+                path.equals(FaultInjector.ADMIN_PATH) ? "" : path.substring(FaultInjector.ADMIN_PATH.length() + 1);
         String method = exchange.getRequestMethod();
         try {
             switch (action) {
@@ -128,7 +135,9 @@ final class FaultAdmin {
                 b.allow("seconds", "userAgent");
                 Duration d = b.seconds("seconds", true);
                 faults.partition(d, b.string("userAgent"));
-                out.set("started", json.createObjectNode().put("fault", "partition").setAll(b.node));
+                out.set(
+                        "started",
+                        json.createObjectNode().put("fault", "partition").setAll(b.node));
             }
             case "stall" -> {
                 b.allow("seconds", "resource");
@@ -224,16 +233,16 @@ final class FaultAdmin {
                 return null;
             }
             if (!(s > 0) || s > 365 * 24 * 3600) {
-                throw new IllegalArgumentException(field + " must be a positive number of seconds up to a year, was "
-                        + node.get(field));
+                throw new IllegalArgumentException(
+                        field + " must be a positive number of seconds up to a year, was " + node.get(field));
             }
             return Duration.ofNanos((long) (s * 1e9));
         }
     }
 
     private static Status methodNotAllowed() {
-        return Statuses.failure(StatusReason.MethodNotAllowed,
-                "the server does not allow this method on the requested resource");
+        return Statuses.failure(
+                StatusReason.MethodNotAllowed, "the server does not allow this method on the requested resource");
     }
 
     private void ok(HttpExchange exchange, ObjectNode body) throws IOException {

@@ -1,13 +1,13 @@
 package io.kubeloop.apiserver.fault;
 
-import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -104,8 +104,8 @@ public final class FaultInjector {
      * stream end cleanly) and partitions and stalls can hold it. Close the returned handle when the stream ends.
      */
     public WatchRegistration watchOpened(HttpExchange exchange, String group, String plural, Runnable close) {
-        Faults.OpenWatch w = faults.watchOpened(group, plural, exchange.getRequestHeaders().getFirst("User-Agent"),
-                close);
+        Faults.OpenWatch w =
+                faults.watchOpened(group, plural, exchange.getRequestHeaders().getFirst("User-Agent"), close);
         ExchangeAttributes.set(exchange, WATCH_ATTRIBUTE, w);
         return () -> faults.watchEnded(w);
     }
@@ -114,7 +114,8 @@ public final class FaultInjector {
     public OutputStream watchBody(HttpExchange exchange) {
         OutputStream body = exchange.getResponseBody();
         return ExchangeAttributes.get(exchange, WATCH_ATTRIBUTE) instanceof Faults.OpenWatch w
-                ? new HeldWatchBody(body, faults, w) : body;
+                ? new HeldWatchBody(body, faults, w)
+                : body;
     }
 
     /** Ends every fault, releasing held requests; for the server's close. */
@@ -140,22 +141,27 @@ public final class FaultInjector {
 
     /** kube-apiserver's Status for the failure's code. */
     static Status status(Failure failure) {
-        Status s = switch (failure.code()) {
-            case 429 -> Statuses.failure(StatusReason.TooManyRequests,
-                    "Too many requests, please try again later. (injected by kubeloop)");
-            case 503 -> Statuses.failure(StatusReason.ServiceUnavailable,
-                    "the server is currently unable to handle the request (injected by kubeloop)");
-            default -> {
-                Status internal = Statuses.failure(StatusReason.InternalError,
-                        "Internal error occurred: injected by kubeloop");
-                StatusDetails d = new StatusDetails();
-                StatusCause cause = new StatusCause();
-                cause.setMessage("injected by kubeloop");
-                d.setCauses(List.of(cause));
-                internal.setDetails(d);
-                yield internal;
-            }
-        };
+        Status s =
+                switch (failure.code()) {
+                    case 429 ->
+                        Statuses.failure(
+                                StatusReason.TooManyRequests,
+                                "Too many requests, please try again later. (injected by kubeloop)");
+                    case 503 ->
+                        Statuses.failure(
+                                StatusReason.ServiceUnavailable,
+                                "the server is currently unable to handle the request (injected by kubeloop)");
+                    default -> {
+                        Status internal = Statuses.failure(
+                                StatusReason.InternalError, "Internal error occurred: injected by kubeloop");
+                        StatusDetails d = new StatusDetails();
+                        StatusCause cause = new StatusCause();
+                        cause.setMessage("injected by kubeloop");
+                        d.setCauses(List.of(cause));
+                        internal.setDetails(d);
+                        yield internal;
+                    }
+                };
         if (failure.retryAfter() > 0) {
             if (s.getDetails() == null) {
                 s.setDetails(new StatusDetails());

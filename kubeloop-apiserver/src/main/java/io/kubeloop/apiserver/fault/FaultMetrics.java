@@ -28,7 +28,8 @@ final class FaultMetrics {
         for (String fault : LASTING) {
             Gauge.builder("kubeloop.apiserver.faults.active", () -> active.applyAsInt(fault))
                     .description("Faults injected into the kubeloop API server that are in force now.")
-                    .tag("fault", fault).register(registry);
+                    .tag("fault", fault)
+                    .register(registry);
         }
         this.registry = registry;
     }
@@ -39,7 +40,8 @@ final class FaultMetrics {
             Counter.builder("kubeloop.apiserver.faults.injected")
                     .description("Faults injected into the kubeloop API server, by kind and scope.")
                     .tags("fault", fault, "resource", scope.resourceLabel(), "verb", scope.verbLabel())
-                    .register(r).increment();
+                    .register(r)
+                    .increment();
         }
     }
 
@@ -49,7 +51,8 @@ final class FaultMetrics {
             Counter.builder("kubeloop.apiserver.fault.affected.requests")
                     .description("Requests and watches an injected fault acted on: failed, delayed, held or closed.")
                     .tags("fault", fault, "resource", resource, "verb", verb)
-                    .register(r).increment();
+                    .register(r)
+                    .increment();
         }
     }
 }

@@ -77,6 +77,7 @@ public final class Faults {
 
     /** Fast paths: written under {@code lock} whenever the faults change; false means no lock needed. */
     private volatile boolean requestFaults;
+
     private volatile boolean holding;
 
     private final ConcurrentHashMap<Long, OpenWatch> watches = new ConcurrentHashMap<>();

@@ -18,8 +18,8 @@ record Scope(String resource, String verb) {
 
     Scope {
         if (resource != null && (resource.isBlank() || resource.contains("/"))) {
-            throw new IllegalArgumentException("resource must be a resource name such as pods or deployments.apps, "
-                    + "was \"" + resource + "\"");
+            throw new IllegalArgumentException(
+                    "resource must be a resource name such as pods or deployments.apps, " + "was \"" + resource + "\"");
         }
         if (verb != null && !VERBS.contains(verb)) {
             throw new IllegalArgumentException("verb must be one of get, list, watch, create, update, patch, delete, "

@@ -39,8 +39,11 @@ class FaultAdminAccessTest {
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         http.createContext("/", exchange -> {
             String user = exchange.getRequestHeaders().getFirst("X-Test-User");
-            RequestUser.set(exchange, user.equals("admin") ? UserInfo.ADMIN
-                    : new UserInfo(user, "", List.of(UserInfo.SYSTEM_AUTHENTICATED), Map.of()));
+            RequestUser.set(
+                    exchange,
+                    user.equals("admin")
+                            ? UserInfo.ADMIN
+                            : new UserInfo(user, "", List.of(UserInfo.SYSTEM_AUTHENTICATED), Map.of()));
             injector.serveAdmin(exchange, exchange.getRequestURI().getPath());
         });
         http.start();
@@ -48,9 +51,13 @@ class FaultAdminAccessTest {
     }
 
     private static HttpResponse<String> post(URI base, String user) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/kubeloop/faults/fail"))
-                .header("X-Test-User", user).POST(HttpRequest.BodyPublishers.ofString("{\"code\":503}")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(base + "/kubeloop/faults/fail"))
+                                .header("X-Test-User", user)
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"code\":503}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -25,6 +25,7 @@ final class BaselineInformer implements InformerUnderTest {
     private final Map<String, Pod> cache = new ConcurrentHashMap<>();
     /** Called in {@link #start}: the first use of {@code Decoding} builds its mappers, part of the timed start. */
     private final Supplier<Decoding> decoding;
+
     private KubernetesClient client;
     private volatile boolean synced;
     private volatile Watch<Pod> watch;
@@ -41,16 +42,22 @@ final class BaselineInformer implements InformerUnderTest {
         thread = Thread.ofPlatform().name("baseline-informer").daemon().start(() -> {
             ListPage<Pod> list = pods.list();
             for (Pod pod : list.items()) {
-                cache.put(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName(), pod);
+                cache.put(
+                        pod.getMetadata().getNamespace() + "/"
+                                + pod.getMetadata().getName(),
+                        pod);
                 deliveries.added();
             }
             synced = true;
-            try (Watch<Pod> w = pods.watch(WatchOptions.builder().resourceVersion(list.resourceVersion()).build())) {
+            try (Watch<Pod> w = pods.watch(WatchOptions.builder()
+                    .resourceVersion(list.resourceVersion())
+                    .build())) {
                 watch = w;
                 for (WatchEvent<Pod> event : w) {
                     if (event instanceof WatchEvent.Change<Pod> change) {
                         Pod pod = change.object();
-                        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+                        String key = pod.getMetadata().getNamespace() + "/"
+                                + pod.getMetadata().getName();
                         if (change.type() == io.kubeloop.model.WatchEventType.DELETED) {
                             cache.remove(key);
                         } else {

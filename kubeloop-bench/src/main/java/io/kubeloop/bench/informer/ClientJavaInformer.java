@@ -25,10 +25,14 @@ final class ClientJavaInformer implements InformerUnderTest {
         api.setReadTimeout(0);
         CoreV1Api core = new CoreV1Api(api);
         factory = new SharedInformerFactory(api);
-        informer = factory.sharedIndexInformerFor(params -> core.listPodForAllNamespaces()
-                        .resourceVersion(params.resourceVersion).timeoutSeconds(params.timeoutSeconds)
-                        .watch(params.watch).buildCall(null),
-                V1Pod.class, V1PodList.class);
+        informer = factory.sharedIndexInformerFor(
+                params -> core.listPodForAllNamespaces()
+                        .resourceVersion(params.resourceVersion)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .watch(params.watch)
+                        .buildCall(null),
+                V1Pod.class,
+                V1PodList.class);
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(V1Pod pod) {
@@ -46,8 +50,7 @@ final class ClientJavaInformer implements InformerUnderTest {
             }
 
             @Override
-            public void onDelete(V1Pod pod, boolean finalStateUnknown) {
-            }
+            public void onDelete(V1Pod pod, boolean finalStateUnknown) {}
         });
         factory.startAllRegisteredInformers();
     }

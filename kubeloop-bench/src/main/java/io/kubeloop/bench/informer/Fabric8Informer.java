@@ -19,8 +19,12 @@ final class Fabric8Informer implements InformerUnderTest {
 
     @Override
     public void start(String url, Deliveries deliveries) {
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(url)
-                .withRequestTimeout(0).build()).build();
+        client = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(Config.empty())
+                        .withMasterUrl(url)
+                        .withRequestTimeout(0)
+                        .build())
+                .build();
         ResourceEventHandler<Pod> handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -33,12 +37,13 @@ final class Fabric8Informer implements InformerUnderTest {
             }
 
             @Override
-            public void onDelete(Pod pod, boolean finalStateUnknown) {
-            }
+            public void onDelete(Pod pod, boolean finalStateUnknown) {}
         };
         // inform(...) blocks until the first list is in; run it aside so hasSynced() is polled like the others.
-        Thread.ofPlatform().name("fabric8-inform").daemon().start(() ->
-                informer = client.pods().inAnyNamespace().inform(handler, 0));
+        Thread.ofPlatform()
+                .name("fabric8-inform")
+                .daemon()
+                .start(() -> informer = client.pods().inAnyNamespace().inform(handler, 0));
     }
 
     @Override

@@ -35,8 +35,7 @@ public final class InformerBenchRunner {
 
     private static final Duration PHASE_LIMIT = Duration.ofMinutes(10);
 
-    private InformerBenchRunner() {
-    }
+    private InformerBenchRunner() {}
 
     public static void main(String[] args) throws Exception {
         String runner = InformerBenchServer.arg(args, "--runner", "baseline");
@@ -112,8 +111,10 @@ public final class InformerBenchRunner {
         return switch (runner) {
             case "baseline" -> new BaselineInformer(() -> Decoding.standard());
             case "baseline-compact" -> new BaselineInformer(() -> Decoding.compact());
-            case "baseline-nomf" -> new BaselineInformer(() -> Decoding.standard().withoutManagedFields());
-            case "baseline-compact-nomf" -> new BaselineInformer(() -> Decoding.compact().withoutManagedFields());
+            case "baseline-nomf" ->
+                new BaselineInformer(() -> Decoding.standard().withoutManagedFields());
+            case "baseline-compact-nomf" ->
+                new BaselineInformer(() -> Decoding.compact().withoutManagedFields());
             case "fabric8" -> new Fabric8Informer();
             case "client-java" -> new ClientJavaInformer();
             default -> KubeloopInformer.variant(runner);
@@ -128,10 +129,14 @@ public final class InformerBenchRunner {
         URI pod = URI.create(url + "/api/v1/namespaces/" + ClientPods.NAMESPACE + "/pods/" + Deliveries.LATENCY_POD);
         for (int i = from; i < to; i++) {
             long sent = System.nanoTime();
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(pod)
-                    .header("Content-Type", "application/merge-patch+json")
-                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"annotations\":{\""
-                            + Deliveries.SEQ_ANNOTATION + "\":\"" + i + "\"}}}")).build(),
+            HttpResponse<Void> r = http.send(
+                    HttpRequest.newBuilder(pod)
+                            .header("Content-Type", "application/merge-patch+json")
+                            .method(
+                                    "PATCH",
+                                    HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"annotations\":{\""
+                                            + Deliveries.SEQ_ANNOTATION + "\":\"" + i + "\"}}}"))
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("latency write " + i + " answered " + r.statusCode());
@@ -160,8 +165,12 @@ public final class InformerBenchRunner {
     }
 
     private static String post(String uri) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(uri))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(uri))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException(uri + " answered " + r.statusCode());
         }

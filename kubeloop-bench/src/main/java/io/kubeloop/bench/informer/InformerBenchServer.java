@@ -1,7 +1,7 @@
 package io.kubeloop.bench.informer;
 
-import io.kubeloop.bench.ClientPods;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.bench.ClientPods;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -29,23 +29,26 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class InformerBenchServer {
 
-    private InformerBenchServer() {
-    }
+    private InformerBenchServer() {}
 
     public static void main(String[] args) throws Exception {
         int pods = intArg(args, "--pods", 10_000);
         int events = intArg(args, "--events", 100_000);
         int seeds = intArg(args, "--seeds", 1_000);
         String readyFile = arg(args, "--ready-file", null);
-        try (EmbeddedApiServer api = EmbeddedApiServer.builder().historyLimit(100_000).start()) {
+        try (EmbeddedApiServer api =
+                EmbeddedApiServer.builder().historyLimit(100_000).start()) {
             long t0 = System.nanoTime();
             ClientPods.populate(api, seeds);
             List<ObjectNode> recorded = ClientPods.listItems(api);
             HttpClient http = HttpClient.newHttpClient();
             LoadGenerator load = new LoadGenerator(http, api.url(), ClientPods.NAMESPACE, 200);
             load.createObjects();
-            ReplayData data = ReplayData.build(recorded, pods, events, args.length > 0
-                    && java.util.Arrays.asList(args).contains("--unique-managed-fields"));
+            ReplayData data = ReplayData.build(
+                    recorded,
+                    pods,
+                    events,
+                    args.length > 0 && java.util.Arrays.asList(args).contains("--unique-managed-fields"));
             java.util.function.Function<String, byte[]> control = path -> {
                 String answer = null;
                 if (path.startsWith("/bench/load?")) {

@@ -1,8 +1,8 @@
 package io.kubeloop.bench.informer;
 
-import io.kubeloop.bench.ClientPods;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.bench.ClientPods;
 import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchEventDecoder;
@@ -28,7 +28,9 @@ import tools.jackson.databind.ObjectMapper;
  * memory into fabric8 pods with each {@link Decoding}. Objects are kept in an array, as a cache keeps them.
  * {@code -prof gc} gives bytes allocated per list / per 10k events.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xmx3g", "-XX:+UseG1GC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx3g", "-XX:+UseG1GC"})
 @Warmup(iterations = 3, time = 3)
 @Measurement(iterations = 5, time = 3)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,13 +58,14 @@ public class InformerDecodeBenchmark {
                 list = data.listWithManagedFields;
                 events = data.burst;
             }
-            Decoding d = switch (decoding) {
-                case "standard" -> Decoding.standard();
-                case "compact" -> Decoding.compact();
-                case "standard-nomf" -> Decoding.standard().withoutManagedFields();
-                case "compact-nomf" -> Decoding.compact().withoutManagedFields();
-                default -> throw new IllegalArgumentException(decoding);
-            };
+            Decoding d =
+                    switch (decoding) {
+                        case "standard" -> Decoding.standard();
+                        case "compact" -> Decoding.compact();
+                        case "standard-nomf" -> Decoding.standard().withoutManagedFields();
+                        case "compact-nomf" -> Decoding.compact().withoutManagedFields();
+                        default -> throw new IllegalArgumentException(decoding);
+                    };
             mapper = d.mapper();
             listDecoder = new ListItems<>(Pod.class, mapper);
         }

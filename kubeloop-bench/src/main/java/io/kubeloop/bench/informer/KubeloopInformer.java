@@ -29,6 +29,7 @@ final class KubeloopInformer implements InformerUnderTest {
 
     /** Called in {@link #start}: the first use of {@code Decoding} builds its mappers, part of the timed start. */
     private final Supplier<Decoding> decoding;
+
     private final UnaryOperator<Pod> transform;
     private final boolean coalesce;
     private KubernetesClient client;
@@ -44,14 +45,16 @@ final class KubeloopInformer implements InformerUnderTest {
         return switch (runner) {
             case "kubeloop" -> new KubeloopInformer(() -> Decoding.standard(), null, true);
             case "kubeloop-strip" ->
-                    new KubeloopInformer(() -> Decoding.standard(), Transforms.stripManagedFields(), true);
+                new KubeloopInformer(() -> Decoding.standard(), Transforms.stripManagedFields(), true);
             case "kubeloop-compact" -> new KubeloopInformer(() -> Decoding.compact(), null, true);
-            case "kubeloop-lean" -> new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, true);
+            case "kubeloop-lean" ->
+                new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, true);
             case "kubeloop-exact" -> new KubeloopInformer(() -> Decoding.standard(), null, false);
             case "kubeloop-lean-exact" ->
-                    new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
-            default -> throw new IllegalArgumentException("unknown runner " + runner + ": baseline[-compact][-nomf], "
-                    + "fabric8, client-java, kubeloop[-strip|-compact|-lean|-exact|-lean-exact]");
+                new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
+            default ->
+                throw new IllegalArgumentException("unknown runner " + runner + ": baseline[-compact][-nomf], "
+                        + "fabric8, client-java, kubeloop[-strip|-compact|-lean|-exact|-lean-exact]");
         };
     }
 
@@ -59,7 +62,8 @@ final class KubeloopInformer implements InformerUnderTest {
     public void start(String url, Deliveries deliveries) {
         client = KubernetesClient.create(ClientConfig.builder().server(url).build());
         ResourceClient<Pod> pods = client.resources(Pod.class).inAnyNamespace().withDecoding(decoding.get());
-        SharedIndexInformer.Builder<Pod> builder = SharedIndexInformer.builder(ListerWatchers.forClient(pods), Pod.class)
+        SharedIndexInformer.Builder<Pod> builder = SharedIndexInformer.builder(
+                        ListerWatchers.forClient(pods), Pod.class)
                 .name("bench-pods")
                 .coalesceUpdates(coalesce);
         if (transform != null) {

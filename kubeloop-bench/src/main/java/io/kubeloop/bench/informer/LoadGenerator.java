@@ -44,9 +44,12 @@ final class LoadGenerator {
             String body = """
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"load-%04d","labels":{"app":"load"}},\
                 "spec":{"containers":[{"name":"c","image":"registry.example.com/load:1"}]}}""".formatted(i);
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/"
-                    + namespace + "/pods")).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/" + namespace + "/pods"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 201) {
                 throw new IllegalStateException("create of load pod " + i + " answered " + r.statusCode());
             }
@@ -79,11 +82,15 @@ final class LoadGenerator {
             next += intervalNanos;
             String name = String.format("load-%04d", n % objects);
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/"
-                        + namespace + "/pods/" + name)).header("Content-Type", "application/merge-patch+json")
-                        .method("PATCH", HttpRequest.BodyPublishers.ofString(
-                                "{\"metadata\":{\"annotations\":{\"bench/load\":\"" + n + "\"}}}"))
-                        .build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = http.send(
+                        HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/" + namespace + "/pods/" + name))
+                                .header("Content-Type", "application/merge-patch+json")
+                                .method(
+                                        "PATCH",
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"metadata\":{\"annotations\":{\"bench/load\":\"" + n + "\"}}}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 (r.statusCode() == 200 ? writes : failures).incrementAndGet();
             } catch (Exception e) {
                 failures.incrementAndGet();

@@ -75,7 +75,8 @@ final class ReplayData {
         byte[] without = list(items, pods, true);
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(1, events) * 6_600);
         for (int k = 0; k < events; k++) {
-            ObjectNode object = MAPPER.createObjectNode().put("apiVersion", "v1").put("kind", "Pod");
+            ObjectNode object =
+                    MAPPER.createObjectNode().put("apiVersion", "v1").put("kind", "Pod");
             object.setAll(items[k % pods].deepCopy());
             ((ObjectNode) object.get("metadata")).put("resourceVersion", Integer.toString(pods + k + 1));
             ObjectNode event = MAPPER.createObjectNode().put("type", "MODIFIED");
@@ -90,7 +91,8 @@ final class ReplayData {
         String oldKey = "k:{\"ip\":\"" + from + "\"}";
         String newKey = "k:{\"ip\":\"" + to + "\"}";
         for (tools.jackson.databind.JsonNode entry : meta.path("managedFields")) {
-            tools.jackson.databind.JsonNode ips = entry.path("fieldsV1").path("f:status").path("f:podIPs");
+            tools.jackson.databind.JsonNode ips =
+                    entry.path("fieldsV1").path("f:status").path("f:podIPs");
             if (ips instanceof ObjectNode o && o.has(oldKey)) {
                 o.set(newKey, o.remove(oldKey));
             }
@@ -100,7 +102,8 @@ final class ReplayData {
     private static byte[] list(ObjectNode[] items, int pods, boolean stripManagedFields) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(items.length * (stripManagedFields ? 3_400 : 6_400));
         out.writeBytes(("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + pods
-                + "\"},\"items\":[").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        + "\"},\"items\":[")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         for (int i = 0; i < items.length; i++) {
             if (i > 0) {
                 out.write(',');

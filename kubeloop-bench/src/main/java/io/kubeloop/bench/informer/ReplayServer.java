@@ -44,7 +44,8 @@ final class ReplayServer implements AutoCloseable {
     private ReplayServer(ReplayData data, byte[] list, Function<String, byte[]> control) throws IOException {
         this.data = data;
         this.list = list;
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("replay-", 0).factory());
+        this.executor = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("replay-", 0).factory());
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(executor);
         server.createContext("/", this::serve);
@@ -74,8 +75,8 @@ final class ReplayServer implements AutoCloseable {
 
     static ReplayServer start(ReplayData data, boolean withManagedFields, Function<String, byte[]> control)
             throws IOException {
-        return new ReplayServer(data, withManagedFields ? data.listWithManagedFields : data.listWithoutManagedFields,
-                control);
+        return new ReplayServer(
+                data, withManagedFields ? data.listWithManagedFields : data.listWithoutManagedFields, control);
     }
 
     URI url() {
@@ -89,7 +90,8 @@ final class ReplayServer implements AutoCloseable {
                 exchange.sendResponseHeaders(200, -1);
                 return;
             }
-            if (!exchange.getRequestMethod().equals("GET") || !exchange.getRequestURI().getPath().endsWith("/pods")) {
+            if (!exchange.getRequestMethod().equals("GET")
+                    || !exchange.getRequestURI().getPath().endsWith("/pods")) {
                 exchange.sendResponseHeaders(404, -1);
                 return;
             }
@@ -104,7 +106,8 @@ final class ReplayServer implements AutoCloseable {
             OutputStream out = exchange.getResponseBody();
             out.flush();
             String timeout = param(query, "timeoutSeconds");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout == null ? 600 : Long.parseLong(timeout));
+            long deadline =
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout == null ? 600 : Long.parseLong(timeout));
             if (data.listResourceVersion().equals(param(query, "resourceVersion")) && data.events > 0) {
                 CountDownLatch go = new CountDownLatch(1);
                 waiting.add(go);

@@ -80,11 +80,9 @@ final class CompactModule {
     private static final Map<String, Object> EMPTY = Collections.emptyMap();
     private static final List<Object> EMPTY_LIST = List.of();
 
-    private CompactModule() {
-    }
+    private CompactModule() {}
 
-    static SimpleModule create(InternTable<String> strings, TextParts values,
-            TextParts trees) {
+    static SimpleModule create(InternTable<String> strings, TextParts values, TextParts trees) {
         SimpleModule module = new SimpleModule("kubeloop-compact");
         module.addDeserializer(FieldsV1.class, new CompactFieldsV1(trees));
         module.addDeserializer(String.class, new InterningStrings(strings));
@@ -96,8 +94,8 @@ final class CompactModule {
         });
         module.setDeserializerModifier(new ValueDeserializerModifier() {
             @Override
-            public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config,
-                    BeanDescription.Supplier bean, ValueDeserializer<?> deserializer) {
+            public ValueDeserializer<?> modifyDeserializer(
+                    DeserializationConfig config, BeanDescription.Supplier bean, ValueDeserializer<?> deserializer) {
                 if (deserializer instanceof DeferredBeans.Deferred) {
                     return deserializer; // the real one is wrapped when it is built
                 }
@@ -108,10 +106,9 @@ final class CompactModule {
                 }
                 // A part is shared only as a frozen copy; a class that cannot be frozen is not shared.
                 boolean shared = SHARED.contains(type.getName()) && FrozenParts.canFreeze(type);
-                return new CompactBean(type, deserializer, handles[0], handles[1], listProperties(type),
-                        shared ? values : null);
+                return new CompactBean(
+                        type, deserializer, handles[0], handles[1], listProperties(type), shared ? values : null);
             }
-
         });
         return module;
     }
@@ -125,8 +122,8 @@ final class CompactModule {
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
             MethodHandle get = lookup.findVirtual(type, "getAdditionalProperties", MethodType.methodType(Map.class))
                     .asType(MethodType.methodType(Map.class, Object.class));
-            MethodHandle set = lookup.findVirtual(type, "setAdditionalProperties",
-                    MethodType.methodType(void.class, Map.class))
+            MethodHandle set = lookup.findVirtual(
+                            type, "setAdditionalProperties", MethodType.methodType(void.class, Map.class))
                     .asType(MethodType.methodType(void.class, Object.class, Map.class));
             return new MethodHandle[] {get, set};
         } catch (NoSuchMethodException | IllegalAccessException e) {
@@ -145,7 +142,8 @@ final class CompactModule {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         for (java.lang.reflect.Field f : type.getDeclaredFields()) {
             Class<?> kind = f.getType();
-            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || kind != List.class && kind != Map.class
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers())
+                    || kind != List.class && kind != Map.class
                     || f.getName().equals("additionalProperties")) {
                 continue;
             }
@@ -153,8 +151,7 @@ final class CompactModule {
             try {
                 MethodHandle get = lookup.findVirtual(type, "get" + property, MethodType.methodType(kind))
                         .asType(MethodType.methodType(Object.class, Object.class));
-                MethodHandle set = lookup.findVirtual(type, "set" + property,
-                        MethodType.methodType(void.class, kind))
+                MethodHandle set = lookup.findVirtual(type, "set" + property, MethodType.methodType(void.class, kind))
                         .asType(MethodType.methodType(void.class, Object.class, Object.class));
                 pairs.add(new MethodHandle[] {get, set});
             } catch (NoSuchMethodException | IllegalAccessException e) {
@@ -196,8 +193,13 @@ final class CompactModule {
         /** {@link #decodePart}, made once: a method reference made per call would be allocated per part. */
         private final TextParts.Decoder<DeserializationContext> parts = this::decodePart;
 
-        CompactBean(Class<?> type, ValueDeserializer<?> delegate, MethodHandle get, MethodHandle set,
-                MethodHandle[][] lists, TextParts values) {
+        CompactBean(
+                Class<?> type,
+                ValueDeserializer<?> delegate,
+                MethodHandle get,
+                MethodHandle set,
+                MethodHandle[][] lists,
+                TextParts values) {
             super(delegate);
             this.type = type;
             this.get = get;

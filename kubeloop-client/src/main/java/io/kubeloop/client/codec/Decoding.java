@@ -1,9 +1,9 @@
 package io.kubeloop.client.codec;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kubeloop.client.internal.JacksonVersionCheck;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Objects;
 import java.util.Set;
 import tools.jackson.core.json.JsonFactory;
@@ -69,8 +69,9 @@ public final class Decoding {
     private static final TextParts VALUES = new TextParts(1 << 13);
     private static final TextParts TREES = new TextParts(1 << 14);
     /** Indexed by (compact ? 2 : 0) + (skipManagedFields ? 1 : 0); each builds its mapper once, when first asked. */
-    private static final Decoding[] ALL = {new Decoding(false, false), new Decoding(false, true),
-        new Decoding(true, false), new Decoding(true, true)};
+    private static final Decoding[] ALL = {
+        new Decoding(false, false), new Decoding(false, true), new Decoding(true, false), new Decoding(true, true)
+    };
 
     private final boolean compact;
     private final boolean skipManagedFields;
@@ -101,8 +102,8 @@ public final class Decoding {
         if (compact) {
             builder.addModule(CompactModule.create(STRINGS, VALUES, TREES));
         } else {
-            builder.addModule(new SimpleModule("kubeloop-lazy-fieldsv1").addDeserializer(FieldsV1.class,
-                    new LazyFieldsV1()));
+            builder.addModule(
+                    new SimpleModule("kubeloop-lazy-fieldsv1").addDeserializer(FieldsV1.class, new LazyFieldsV1()));
         }
         if (skipManagedFields) {
             builder.addMixIn(ObjectMeta.class, SkipManagedFields.class);
@@ -178,7 +179,8 @@ public final class Decoding {
     }
 
     /** Mix-in: {@code managedFields} is skipped like an unknown field, never bound. */
-    @JsonIgnoreProperties(value = {"managedFields"}, ignoreUnknown = true)
-    private abstract static class SkipManagedFields {
-    }
+    @JsonIgnoreProperties(
+            value = {"managedFields"},
+            ignoreUnknown = true)
+    private abstract static class SkipManagedFields {}
 }

@@ -34,6 +34,7 @@ final class DeferredBeans extends Deserializers.Base {
 
     /** The type whose real deserializer this thread is asking for: the next lookup of it is answered by Jackson. */
     private static final ThreadLocal<JavaType> BUILDING = new ThreadLocal<>();
+
     private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model.";
 
     private final Set<Class<?>> excluded;
@@ -59,10 +60,12 @@ final class DeferredBeans extends Deserializers.Base {
     }
 
     @Override
-    public ValueDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config,
-            BeanDescription.Supplier bean) {
+    public ValueDeserializer<?> findBeanDeserializer(
+            JavaType type, DeserializationConfig config, BeanDescription.Supplier bean) {
         Class<?> raw = type.getRawClass();
-        if (!raw.getName().startsWith(MODEL_PACKAGE) || excluded.contains(raw) || raw.isInterface()
+        if (!raw.getName().startsWith(MODEL_PACKAGE)
+                || excluded.contains(raw)
+                || raw.isInterface()
                 || Modifier.isAbstract(raw.getModifiers())) {
             return null;
         }
@@ -122,8 +125,7 @@ final class DeferredBeans extends Deserializers.Base {
         }
 
         @Override
-        public Object deserialize(JsonParser p, DeserializationContext ctxt, Object intoValue)
-                throws JacksonException {
+        public Object deserialize(JsonParser p, DeserializationContext ctxt, Object intoValue) throws JacksonException {
             return real(ctxt).deserialize(p, ctxt, intoValue);
         }
 
@@ -134,8 +136,9 @@ final class DeferredBeans extends Deserializers.Base {
         }
 
         @Override
-        public Object deserializeWithType(JsonParser p, DeserializationContext ctxt, TypeDeserializer types,
-                Object intoValue) throws JacksonException {
+        public Object deserializeWithType(
+                JsonParser p, DeserializationContext ctxt, TypeDeserializer types, Object intoValue)
+                throws JacksonException {
             return real(ctxt).deserializeWithType(p, ctxt, types, intoValue);
         }
 

@@ -1,10 +1,10 @@
 package io.kubeloop.client.codec;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import io.fabric8.kubernetes.api.model.Quantity;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -46,8 +46,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class FrozenParts {
 
     /** What every frozen part implements: frozen values found inside a part being frozen are kept as they are. */
-    interface Frozen {
-    }
+    interface Frozen {}
 
     /** A value that cannot be made immutable (a model class not of the generated shape): it must not be shared. */
     static final class NotFreezable extends Exception {
@@ -71,8 +70,7 @@ final class FrozenParts {
         }
     };
 
-    private FrozenParts() {
-    }
+    private FrozenParts() {}
 
     /** Whether instances of {@code type} can be frozen. */
     static boolean canFreeze(Class<?> type) {
@@ -84,11 +82,21 @@ final class FrozenParts {
      * objects, recursively) or an unmodifiable copy (lists and maps, with their order).
      */
     static Object freeze(Object value) throws NotFreezable {
-        if (value == null || value instanceof Frozen || value instanceof String || value instanceof Boolean
-                || value instanceof Integer || value instanceof Long || value instanceof Double
-                || value instanceof BigDecimal || value instanceof BigInteger || value instanceof Float
-                || value instanceof Short || value instanceof Byte || value instanceof Character
-                || value instanceof Enum<?> || value instanceof JsonTextMap) {
+        if (value == null
+                || value instanceof Frozen
+                || value instanceof String
+                || value instanceof Boolean
+                || value instanceof Integer
+                || value instanceof Long
+                || value instanceof Double
+                || value instanceof BigDecimal
+                || value instanceof BigInteger
+                || value instanceof Float
+                || value instanceof Short
+                || value instanceof Byte
+                || value instanceof Character
+                || value instanceof Enum<?>
+                || value instanceof JsonTextMap) {
             return value;
         }
         if (value instanceof Quantity q) {
@@ -195,7 +203,8 @@ final class FrozenParts {
             return new java.util.AbstractSet<>() {
                 @Override
                 public java.util.Iterator<Map.Entry<Object, Object>> iterator() {
-                    java.util.Iterator<Map.Entry<Object, Object>> entries = map.entrySet().iterator();
+                    java.util.Iterator<Map.Entry<Object, Object>> entries =
+                            map.entrySet().iterator();
                     return new java.util.Iterator<>() {
                         @Override
                         public boolean hasNext() {
@@ -205,8 +214,7 @@ final class FrozenParts {
                         @Override
                         public Map.Entry<Object, Object> next() {
                             Map.Entry<Object, Object> e = entries.next();
-                            return new java.util.AbstractMap.SimpleImmutableEntry<>(e.getKey(),
-                                    readable(e.getValue()));
+                            return new java.util.AbstractMap.SimpleImmutableEntry<>(e.getKey(), readable(e.getValue()));
                         }
 
                         @Override
@@ -274,8 +282,7 @@ final class FrozenParts {
         }
 
         @Override
-        public Object computeIfPresent(Object key,
-                java.util.function.BiFunction<? super Object, ? super Object, ?> f) {
+        public Object computeIfPresent(Object key, java.util.function.BiFunction<? super Object, ? super Object, ?> f) {
             throw refusedCollection("map");
         }
 
@@ -285,8 +292,8 @@ final class FrozenParts {
         }
 
         @Override
-        public Object merge(Object key, Object value,
-                java.util.function.BiFunction<? super Object, ? super Object, ?> f) {
+        public Object merge(
+                Object key, Object value, java.util.function.BiFunction<? super Object, ? super Object, ?> f) {
             throw refusedCollection("map");
         }
     }
@@ -318,8 +325,8 @@ final class FrozenParts {
         Class<?> model = part.getClass().getSuperclass();
         String name = null;
         try {
-            MethodHandle getName = MethodHandles.publicLookup().findVirtual(model, "getName",
-                    MethodType.methodType(String.class));
+            MethodHandle getName =
+                    MethodHandles.publicLookup().findVirtual(model, "getName", MethodType.methodType(String.class));
             name = (String) getName.invoke(part);
         } catch (Throwable e) {
             // a part without a name is named by its class alone
@@ -337,7 +344,8 @@ final class FrozenParts {
             try {
                 to = create.invoke();
             } catch (Throwable e) {
-                throw new IllegalStateException("cannot make a frozen " + from.getClass().getName(), e);
+                throw new IllegalStateException(
+                        "cannot make a frozen " + from.getClass().getName(), e);
             }
             for (VarHandle field : fields) {
                 field.set(to, freeze(field.get(from)));
@@ -351,10 +359,16 @@ final class FrozenParts {
      * named after each field (a field without one can only be changed through its value, which is frozen too).
      */
     private static Copier copier(Class<?> type) {
-        if (type == Quantity.class || !type.getName().startsWith("io.fabric8.") || Frozen.class.isAssignableFrom(type)
-                || !Modifier.isPublic(type.getModifiers()) || Modifier.isFinal(type.getModifiers())
-                || Modifier.isAbstract(type.getModifiers()) || type.isInterface() || type.isEnum()
-                || type.isArray() || type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers())) {
+        if (type == Quantity.class
+                || !type.getName().startsWith("io.fabric8.")
+                || Frozen.class.isAssignableFrom(type)
+                || !Modifier.isPublic(type.getModifiers())
+                || Modifier.isFinal(type.getModifiers())
+                || Modifier.isAbstract(type.getModifiers())
+                || type.isInterface()
+                || type.isEnum()
+                || type.isArray()
+                || type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers())) {
             return null;
         }
         try {
@@ -375,8 +389,8 @@ final class FrozenParts {
                     if (f.getType() == Quantity.class) {
                         String getter = "get" + ModelBeans.accessorSuffix(f);
                         try {
-                            MethodHandles.publicLookup().findVirtual(type, getter,
-                                    MethodType.methodType(Quantity.class));
+                            MethodHandles.publicLookup()
+                                    .findVirtual(type, getter, MethodType.methodType(Quantity.class));
                             getters.add(getter);
                         } catch (NoSuchMethodException e) {
                             return null; // a Quantity that cannot be handed out as a copy
@@ -413,16 +427,18 @@ final class FrozenParts {
         }
     }
 
-    private static Class<?> define(Class<?> type, List<String> names, List<MethodType> signatures,
-            List<String> quantityGetters) throws IllegalAccessException {
-        String binaryName = FrozenParts.class.getPackageName() + ".Frozen$" + type.getName().replace('.', '_');
+    private static Class<?> define(
+            Class<?> type, List<String> names, List<MethodType> signatures, List<String> quantityGetters)
+            throws IllegalAccessException {
+        String binaryName =
+                FrozenParts.class.getPackageName() + ".Frozen$" + type.getName().replace('.', '_');
         DEFINING.lock();
         try {
             try {
                 return Class.forName(binaryName, false, FrozenParts.class.getClassLoader());
             } catch (ClassNotFoundException e) {
-                return LOOKUP.defineClass(classFile(binaryName.replace('.', '/'), type, names, signatures,
-                        quantityGetters));
+                return LOOKUP.defineClass(
+                        classFile(binaryName.replace('.', '/'), type, names, signatures, quantityGetters));
             }
         } finally {
             DEFINING.unlock();
@@ -435,7 +451,11 @@ final class FrozenParts {
      * {@code throw FrozenParts.refused(this, "<setter>")}, and each named getter of a Quantity as
      * {@code return (Quantity) FrozenParts.readable(super.<getter>())}. No branches, so no stack map frames.
      */
-    static byte[] classFile(String internalName, Class<?> type, List<String> names, List<MethodType> signatures,
+    static byte[] classFile(
+            String internalName,
+            Class<?> type,
+            List<String> names,
+            List<MethodType> signatures,
             List<String> quantityGetters) {
         ConstantPool pool = new ConstantPool();
         int thisClass = pool.classRef(internalName);
@@ -443,20 +463,24 @@ final class FrozenParts {
         int superClass = pool.classRef(superName);
         int frozenInterface = pool.classRef(Frozen.class.getName().replace('.', '/'));
         int superInit = pool.methodRef(superName, "<init>", "()V");
-        int refused = pool.methodRef(FrozenParts.class.getName().replace('.', '/'), "refused",
+        int refused = pool.methodRef(
+                FrozenParts.class.getName().replace('.', '/'),
+                "refused",
                 "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/UnsupportedOperationException;");
         int code = pool.utf8("Code");
         int init = pool.utf8("<init>");
         int voidDescriptor = pool.utf8("()V");
         String quantity = Quantity.class.getName().replace('.', '/');
         int quantityClass = pool.classRef(quantity);
-        int readable = pool.methodRef(FrozenParts.class.getName().replace('.', '/'), "readable",
-                "(Ljava/lang/Object;)Ljava/lang/Object;");
+        int readable = pool.methodRef(
+                FrozenParts.class.getName().replace('.', '/'), "readable", "(Ljava/lang/Object;)Ljava/lang/Object;");
         int quantityDescriptor = pool.utf8("()L" + quantity + ";");
         int[][] getters = new int[quantityGetters.size()][];
         for (int i = 0; i < getters.length; i++) {
-            getters[i] = new int[] {pool.utf8(quantityGetters.get(i)),
-                pool.methodRef(superName, quantityGetters.get(i), "()L" + quantity + ";")};
+            getters[i] = new int[] {
+                pool.utf8(quantityGetters.get(i)),
+                pool.methodRef(superName, quantityGetters.get(i), "()L" + quantity + ";")
+            };
         }
         int[][] methods = new int[names.size()][];
         for (int i = 0; i < names.size(); i++) {
@@ -465,8 +489,9 @@ final class FrozenParts {
             for (Class<?> p : m.parameterArray()) {
                 slots += p == long.class || p == double.class ? 2 : 1;
             }
-            methods[i] = new int[] {pool.utf8(names.get(i)), pool.utf8(m.toMethodDescriptorString()),
-                pool.string(names.get(i)), slots};
+            methods[i] = new int[] {
+                pool.utf8(names.get(i)), pool.utf8(m.toMethodDescriptorString()), pool.string(names.get(i)), slots
+            };
         }
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
@@ -486,24 +511,43 @@ final class FrozenParts {
             out.writeShort(0x0001);
             out.writeShort(init);
             out.writeShort(voidDescriptor);
-            writeCode(out, code, 1, 1, new byte[] {0x2A, (byte) 0xB7, (byte) (superInit >> 8), (byte) superInit,
-                (byte) 0xB1});
+            writeCode(out, code, 1, 1, new byte[] {
+                0x2A, (byte) 0xB7, (byte) (superInit >> 8), (byte) superInit, (byte) 0xB1
+            });
             for (int[] m : methods) {
                 // public <setter>(...) { throw FrozenParts.refused(this, "<setter>"); }
                 out.writeShort(0x0001);
                 out.writeShort(m[0]);
                 out.writeShort(m[1]);
-                writeCode(out, code, 2, m[3], new byte[] {0x2A, 0x13, (byte) (m[2] >> 8), (byte) m[2],
-                    (byte) 0xB8, (byte) (refused >> 8), (byte) refused, (byte) 0xBF});
+                writeCode(out, code, 2, m[3], new byte[] {
+                    0x2A,
+                    0x13,
+                    (byte) (m[2] >> 8),
+                    (byte) m[2],
+                    (byte) 0xB8,
+                    (byte) (refused >> 8),
+                    (byte) refused,
+                    (byte) 0xBF
+                });
             }
             for (int[] g : getters) {
                 // public Quantity <getter>() { return (Quantity) FrozenParts.readable(super.<getter>()); }
                 out.writeShort(0x0001);
                 out.writeShort(g[0]);
                 out.writeShort(quantityDescriptor);
-                writeCode(out, code, 1, 1, new byte[] {0x2A, (byte) 0xB7, (byte) (g[1] >> 8), (byte) g[1],
-                    (byte) 0xB8, (byte) (readable >> 8), (byte) readable,
-                    (byte) 0xC0, (byte) (quantityClass >> 8), (byte) quantityClass, (byte) 0xB0});
+                writeCode(out, code, 1, 1, new byte[] {
+                    0x2A,
+                    (byte) 0xB7,
+                    (byte) (g[1] >> 8),
+                    (byte) g[1],
+                    (byte) 0xB8,
+                    (byte) (readable >> 8),
+                    (byte) readable,
+                    (byte) 0xC0,
+                    (byte) (quantityClass >> 8),
+                    (byte) quantityClass,
+                    (byte) 0xB0
+                });
             }
             out.writeShort(0); // class attributes
             out.flush();

@@ -55,7 +55,9 @@ final class InternTable<T> {
             h = 31 * h + chars[k]; // String.hashCode's definition, so both intern methods find the same slot
         }
         int i = slot(h);
-        if (slots.getPlain(i) instanceof String current && current.length() == length && current.hashCode() == h
+        if (slots.getPlain(i) instanceof String current
+                && current.length() == length
+                && current.hashCode() == h
                 && sameChars(current, chars, offset)) {
             return current;
         }

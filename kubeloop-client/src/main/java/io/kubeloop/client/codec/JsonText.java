@@ -26,13 +26,13 @@ import tools.jackson.databind.json.JsonMapper;
 final class JsonText {
 
     /** Reads and writes plain JSON; writes no separator between root values (captures follow each other). */
-    static final JsonMapper PLAIN = JsonMapper.builder(JsonFactory.builder().rootValueSeparator((String) null).build())
+    static final JsonMapper PLAIN = JsonMapper.builder(
+                    JsonFactory.builder().rootValueSeparator((String) null).build())
             .build();
 
     private static final ThreadLocal<Capture> CAPTURES = ThreadLocal.withInitial(Capture::new);
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     /**
      * The value at {@code p}'s current token, in this thread's buffer: valid until the thread's next capture.
@@ -61,7 +61,8 @@ final class JsonText {
     private static boolean raw(JsonParser p, Capture c) {
         JsonToken token = p.currentToken();
         if (token != JsonToken.START_OBJECT && token != JsonToken.START_ARRAY
-                || p.getClass() != UTF8StreamJsonParser.class || !(p.streamReadInputSource() instanceof RawInput in)) {
+                || p.getClass() != UTF8StreamJsonParser.class
+                || !(p.streamReadInputSource() instanceof RawInput in)) {
             return false;
         }
         // This parser has read exactly up to and including the value's first byte, so the value starts one byte

@@ -28,6 +28,7 @@ final class LazyJsonMap extends AbstractMap<String, Object> implements Serializa
 
     /** The JSON text of an object, until parsed; then null. Read and cleared only under this map's lock. */
     private transient byte[] json;
+
     private transient volatile Map<String, Object> parsed;
 
     LazyJsonMap(byte[] json) {

@@ -45,11 +45,16 @@ final class ModelBeanDeserializer extends ValueDeserializer<Object> {
     private final MethodHandle any;
     /** What {@code any} is given, made on the first unknown name. */
     private volatile KeyDeserializer anyNames;
+
     private volatile ValueDeserializer<Object> anyValues;
     /** Jackson's own deserializer for the class, made the first time something other than an object comes. */
     private volatile ValueDeserializer<Object> jackson;
 
-    ModelBeanDeserializer(Class<?> type, MethodHandle create, Map<String, Property> properties, Set<String> ignored,
+    ModelBeanDeserializer(
+            Class<?> type,
+            MethodHandle create,
+            Map<String, Property> properties,
+            Set<String> ignored,
             MethodHandle any) {
         this.type = type;
         this.create = create;
@@ -153,7 +158,8 @@ final class ModelBeanDeserializer extends ValueDeserializer<Object> {
         if (t instanceof Error error) {
             throw error;
         }
-        if (t instanceof RuntimeException r && !(t instanceof JacksonException)
+        if (t instanceof RuntimeException r
+                && !(t instanceof JacksonException)
                 && !ctxt.isEnabled(DeserializationFeature.WRAP_EXCEPTIONS)) {
             throw r;
         }
@@ -199,11 +205,17 @@ final class ModelBeanDeserializer extends ValueDeserializer<Object> {
         if (type instanceof Class<?> c && ModelBeans.isModel(c)) {
             return TypeFactory.unsafeSimpleType(c);
         }
-        if (type instanceof ParameterizedType p && p.getActualTypeArguments().length == 1 && p.getRawType() == List.class) {
+        if (type instanceof ParameterizedType p
+                && p.getActualTypeArguments().length == 1
+                && p.getRawType() == List.class) {
             return types.constructCollectionType(List.class, javaType(types, p.getActualTypeArguments()[0]));
         }
-        if (type instanceof ParameterizedType p && p.getActualTypeArguments().length == 2 && p.getRawType() == Map.class) {
-            return types.constructMapType(Map.class, javaType(types, p.getActualTypeArguments()[0]),
+        if (type instanceof ParameterizedType p
+                && p.getActualTypeArguments().length == 2
+                && p.getRawType() == Map.class) {
+            return types.constructMapType(
+                    Map.class,
+                    javaType(types, p.getActualTypeArguments()[0]),
                     javaType(types, p.getActualTypeArguments()[1]));
         }
         return types.constructType(type);

@@ -50,8 +50,8 @@ final class ModelBeans extends Deserializers.Base {
 
     private static final String MODEL_PACKAGE = "io.fabric8.kubernetes.api.model.";
     /** Class annotations of Jackson's that the generator writes and that change nothing in deserialization here. */
-    private static final Set<Class<? extends Annotation>> NEUTRAL = Set.of(JsonInclude.class,
-            JsonPropertyOrder.class, JsonIgnoreProperties.class, JsonDeserialize.class);
+    private static final Set<Class<? extends Annotation>> NEUTRAL =
+            Set.of(JsonInclude.class, JsonPropertyOrder.class, JsonIgnoreProperties.class, JsonDeserialize.class);
 
     private final Set<Class<?>> excluded;
     /** One deserializer per class and mapper (Jackson never caches them: see {@link ModelBeanDeserializer}). */
@@ -72,8 +72,8 @@ final class ModelBeans extends Deserializers.Base {
     }
 
     @Override
-    public ValueDeserializer<?> findBeanDeserializer(JavaType type, DeserializationConfig config,
-            BeanDescription.Supplier bean) {
+    public ValueDeserializer<?> findBeanDeserializer(
+            JavaType type, DeserializationConfig config, BeanDescription.Supplier bean) {
         Class<?> raw = type.getRawClass();
         if (!raw.getName().startsWith(MODEL_PACKAGE) || excluded.contains(raw)) {
             return null;
@@ -89,8 +89,11 @@ final class ModelBeans extends Deserializers.Base {
             return beans.computeIfAbsent(raw, ModelBeans::analyze).orElse(null);
         }
         Set<String> ignored = ignorals(mixIn);
-        return ignored == null ? null
-                : mixedBeans.computeIfAbsent(raw, c -> analyze(c).map(d -> d.ignoring(ignored))).orElse(null);
+        return ignored == null
+                ? null
+                : mixedBeans
+                        .computeIfAbsent(raw, c -> analyze(c).map(d -> d.ignoring(ignored)))
+                        .orElse(null);
     }
 
     /**
@@ -98,8 +101,10 @@ final class ModelBeans extends Deserializers.Base {
      * {@code ObjectMeta}) ignores; null for any other mix-in, which is left to Jackson.
      */
     private static Set<String> ignorals(Class<?> mixIn) {
-        if (mixIn.getSuperclass() != Object.class || mixIn.getInterfaces().length != 0
-                || mixIn.getDeclaredFields().length != 0 || mixIn.getDeclaredMethods().length != 0) {
+        if (mixIn.getSuperclass() != Object.class
+                || mixIn.getInterfaces().length != 0
+                || mixIn.getDeclaredFields().length != 0
+                || mixIn.getDeclaredMethods().length != 0) {
             return null;
         }
         Annotation[] annotations = mixIn.getDeclaredAnnotations();
@@ -121,10 +126,16 @@ final class ModelBeans extends Deserializers.Base {
      */
     static boolean isModel(Class<?> type) {
         int modifiers = type.getModifiers();
-        return type.getName().startsWith(MODEL_PACKAGE) && Modifier.isPublic(modifiers)
-                && !Modifier.isAbstract(modifiers) && !type.isInterface() && !type.isEnum() && !type.isRecord()
-                && type.getSuperclass() == Object.class && type.getTypeParameters().length == 0
-                && type.getEnclosingClass() == null && type.getDeclaredAnnotation(JsonDeserialize.class) != null;
+        return type.getName().startsWith(MODEL_PACKAGE)
+                && Modifier.isPublic(modifiers)
+                && !Modifier.isAbstract(modifiers)
+                && !type.isInterface()
+                && !type.isEnum()
+                && !type.isRecord()
+                && type.getSuperclass() == Object.class
+                && type.getTypeParameters().length == 0
+                && type.getEnclosingClass() == null
+                && type.getDeclaredAnnotation(JsonDeserialize.class) != null;
     }
 
     /** A deserializer for {@code type} if it has the generated shape (see the class comment), else empty. */
@@ -167,10 +178,14 @@ final class ModelBeans extends Deserializers.Base {
                         return Optional.empty();
                     }
                 }
-                if (ignore && name == null && field.getName().equals("additionalProperties")
+                if (ignore
+                        && name == null
+                        && field.getName().equals("additionalProperties")
                         && field.getType() == Map.class) {
-                    any = lookup.findVirtual(type, "setAdditionalProperty",
-                            MethodType.methodType(void.class, String.class, Object.class))
+                    any = lookup.findVirtual(
+                                    type,
+                                    "setAdditionalProperty",
+                                    MethodType.methodType(void.class, String.class, Object.class))
                             .asType(MethodType.methodType(void.class, Object.class, String.class, Object.class));
                     continue;
                 }
@@ -178,8 +193,8 @@ final class ModelBeans extends Deserializers.Base {
                     return Optional.empty();
                 }
                 String json = name.value().isEmpty() ? field.getName() : name.value();
-                MethodHandle set = lookup.findVirtual(type, "set" + accessorSuffix(field),
-                        MethodType.methodType(void.class, field.getType()))
+                MethodHandle set = lookup.findVirtual(
+                                type, "set" + accessorSuffix(field), MethodType.methodType(void.class, field.getType()))
                         .asType(MethodType.methodType(void.class, Object.class, Object.class));
                 if (ignored.contains(json)
                         || properties.put(json, new ModelBeanDeserializer.Property(field, set)) != null) {
@@ -211,10 +226,14 @@ final class ModelBeans extends Deserializers.Base {
 
     /** What the generator writes on every class: {@code @JsonDeserialize(using = ValueDeserializer.None.class)}. */
     private static boolean isPlain(JsonDeserialize d) {
-        return d.using() == ValueDeserializer.None.class && d.contentUsing() == ValueDeserializer.None.class
-                && d.keyUsing() == tools.jackson.databind.KeyDeserializer.None.class && d.builder() == Void.class
+        return d.using() == ValueDeserializer.None.class
+                && d.contentUsing() == ValueDeserializer.None.class
+                && d.keyUsing() == tools.jackson.databind.KeyDeserializer.None.class
+                && d.builder() == Void.class
                 && d.converter() == tools.jackson.databind.util.Converter.None.class
                 && d.contentConverter() == tools.jackson.databind.util.Converter.None.class
-                && d.as() == Void.class && d.keyAs() == Void.class && d.contentAs() == Void.class;
+                && d.as() == Void.class
+                && d.keyAs() == Void.class
+                && d.contentAs() == Void.class;
     }
 }

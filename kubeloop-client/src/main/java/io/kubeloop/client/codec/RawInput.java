@@ -31,6 +31,7 @@ final class RawInput extends InputStream {
     private final InputStream in;
     /** Stream byte {@code o} (for {@code start <= o < read}, or all of an array) is at {@code kept[o - shift]}. */
     private byte[] kept;
+
     private long shift;
     /** The first stream offset still kept. */
     private long start;
@@ -84,8 +85,8 @@ final class RawInput extends InputStream {
     void copyPinned(long to, byte last, ByteArrayOutputStream out) {
         long from = pinned;
         if (from < 0 || to <= from || to > read || kept[(int) (to - 1 - shift)] != last) {
-            throw new IllegalStateException("the raw text of a JSON value is out of step with its parser (bytes "
-                    + from + " to " + to + ", " + read + " read)");
+            throw new IllegalStateException("the raw text of a JSON value is out of step with its parser (bytes " + from
+                    + " to " + to + ", " + read + " read)");
         }
         out.write(kept, (int) (from - shift), (int) (to - from));
     }

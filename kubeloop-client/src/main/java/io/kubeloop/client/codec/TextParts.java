@@ -34,15 +34,13 @@ final class TextParts {
         Object decode(byte[] json, C context);
     }
 
-    private record Entry(Class<?> type, byte[] json, int hash, Object value) {
-    }
+    private record Entry(Class<?> type, byte[] json, int hash, Object value) {}
 
     /**
      * What a {@link Decoder} returns for a value that must not be shared (one that could not be frozen): it is
      * handed to this caller only and not remembered.
      */
-    record Unshared(Object value) {
-    }
+    record Unshared(Object value) {}
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 

@@ -40,8 +40,15 @@ public final class ClientConfig {
     private final String source;
     private final String credentialKind;
 
-    private ClientConfig(URI server, String namespace, boolean insecure, String tlsServerName, SSLContext sslContext,
-            Credentials credentials, String source, String credentialKind) {
+    private ClientConfig(
+            URI server,
+            String namespace,
+            boolean insecure,
+            String tlsServerName,
+            SSLContext sslContext,
+            Credentials credentials,
+            String source,
+            String credentialKind) {
         this.server = server;
         this.namespace = namespace;
         this.insecure = insecure;
@@ -123,8 +130,15 @@ public final class ClientConfig {
 
     /** The same configuration with another default namespace. */
     public ClientConfig withNamespace(String namespace) {
-        return new ClientConfig(server, requireNamespace(namespace), insecure, tlsServerName, sslContext, credentials,
-                source, credentialKind);
+        return new ClientConfig(
+                server,
+                requireNamespace(namespace),
+                insecure,
+                tlsServerName,
+                sslContext,
+                credentials,
+                source,
+                credentialKind);
     }
 
     @Override
@@ -193,8 +207,8 @@ public final class ClientConfig {
 
         /** The CA certificates from a PEM file. */
         public Builder certificateAuthority(Path file) {
-            return certificateAuthority(ConfigFiles.read(file, "certificate-authority"),
-                    "certificate-authority " + file);
+            return certificateAuthority(
+                    ConfigFiles.read(file, "certificate-authority"), "certificate-authority " + file);
         }
 
         Builder certificateAuthority(byte[] pem, String where) {
@@ -232,14 +246,19 @@ public final class ClientConfig {
 
         /** A client certificate (chain) and its private key, PEM (PKCS#8, PKCS#1 RSA or SEC 1 EC). */
         public Builder clientCertificate(String certificatePem, String privateKeyPem) {
-            return clientCertificate(certificatePem.getBytes(StandardCharsets.US_ASCII), "client-certificate-data",
-                    privateKeyPem.getBytes(StandardCharsets.US_ASCII), "client-key-data");
+            return clientCertificate(
+                    certificatePem.getBytes(StandardCharsets.US_ASCII),
+                    "client-certificate-data",
+                    privateKeyPem.getBytes(StandardCharsets.US_ASCII),
+                    "client-key-data");
         }
 
         /** A client certificate and key from PEM files. */
         public Builder clientCertificate(Path certificateFile, Path keyFile) {
-            return clientCertificate(ConfigFiles.read(certificateFile, "client-certificate"),
-                    "client-certificate " + certificateFile, ConfigFiles.read(keyFile, "client-key"),
+            return clientCertificate(
+                    ConfigFiles.read(certificateFile, "client-certificate"),
+                    "client-certificate " + certificateFile,
+                    ConfigFiles.read(keyFile, "client-key"),
                     "client-key " + keyFile);
         }
 
@@ -298,17 +317,18 @@ public final class ClientConfig {
             }
             String scheme = server.getScheme();
             if (scheme == null || !(scheme.equals("https") || scheme.equals("http")) || server.getHost() == null) {
-                throw new ConfigException(serverWhere + ": server must be an http or https URL with a host, was "
-                        + server);
+                throw new ConfigException(
+                        serverWhere + ": server must be an http or https URL with a host, was " + server);
             }
             if (insecure && caPem != null) {
-                throw new ConfigException(caWhere + ": a certificate authority and insecure-skip-tls-verify cannot "
-                        + "both be set");
+                throw new ConfigException(
+                        caWhere + ": a certificate authority and insecure-skip-tls-verify cannot " + "both be set");
             }
-            int kinds = (token != null || tokenFile != null ? 1 : 0) + (username != null ? 1 : 0) + (exec != null ? 1 : 0);
+            int kinds =
+                    (token != null || tokenFile != null ? 1 : 0) + (username != null ? 1 : 0) + (exec != null ? 1 : 0);
             if (kinds > 1) {
-                throw new ConfigException(userWhere + ": only one of token/tokenFile, username/password and exec "
-                        + "may be set");
+                throw new ConfigException(
+                        userWhere + ": only one of token/tokenFile, username/password and exec " + "may be set");
             }
             if (exec != null && certPem != null) {
                 throw new ConfigException(userWhere + ": a client certificate and an exec plugin cannot both be set");
@@ -320,8 +340,10 @@ public final class ClientConfig {
             String kind;
             Supplier<Optional<ClientKey>> keySource;
             if (exec != null) {
-                ExecCredentials e = new ExecCredentials(exec,
-                        new ExecCredentials.ClusterInfo(server.toString(), tlsServerName, insecure, caPem), clock,
+                ExecCredentials e = new ExecCredentials(
+                        exec,
+                        new ExecCredentials.ClusterInfo(server.toString(), tlsServerName, insecure, caPem),
+                        clock,
                         userWhere);
                 credentials = e;
                 kind = "exec " + exec.command();

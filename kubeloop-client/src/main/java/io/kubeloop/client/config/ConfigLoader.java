@@ -44,14 +44,17 @@ public final class ConfigLoader {
     /** The process environment, {@code user.home}, {@link #SERVICE_ACCOUNT_DIR}, the system clock. */
     public static ConfigLoader system() {
         String home = System.getProperty("user.home");
-        return new ConfigLoader(System.getenv(), home == null ? null : Path.of(home), SERVICE_ACCOUNT_DIR,
-                Clock.system());
+        return new ConfigLoader(
+                System.getenv(), home == null ? null : Path.of(home), SERVICE_ACCOUNT_DIR, Clock.system());
     }
 
     /** A loader with the given environment, home folder, service-account folder and clock (for tests). */
     public static ConfigLoader of(Map<String, String> env, Path home, Path serviceAccountDir, Clock clock) {
-        return new ConfigLoader(Objects.requireNonNull(env, "env"), home,
-                Objects.requireNonNull(serviceAccountDir, "serviceAccountDir"), Objects.requireNonNull(clock, "clock"));
+        return new ConfigLoader(
+                Objects.requireNonNull(env, "env"),
+                home,
+                Objects.requireNonNull(serviceAccountDir, "serviceAccountDir"),
+                Objects.requireNonNull(clock, "clock"));
     }
 
     /**
@@ -69,8 +72,8 @@ public final class ConfigLoader {
         if (blankToNull(env.get("KUBERNETES_SERVICE_HOST")) != null) {
             return inCluster();
         }
-        throw new ConfigException("no configuration found: " + lookedAt()
-                + ", and KUBERNETES_SERVICE_HOST is not set (not in a pod)");
+        throw new ConfigException(
+                "no configuration found: " + lookedAt() + ", and KUBERNETES_SERVICE_HOST is not set (not in a pod)");
     }
 
     /**
@@ -169,7 +172,8 @@ public final class ConfigLoader {
         if (list != null) {
             return "none of the files in KUBECONFIG exists (" + list + ")";
         }
-        return home == null ? "KUBECONFIG is not set and there is no home folder"
+        return home == null
+                ? "KUBECONFIG is not set and there is no home folder"
                 : "KUBECONFIG is not set and " + home.resolve(".kube").resolve("config") + " does not exist";
     }
 
@@ -209,7 +213,8 @@ public final class ConfigLoader {
         String namespace = Kubeconfig.string(context, "namespace");
 
         ClientConfig.Builder b = ClientConfig.builder()
-                .describedAs("kubeconfig " + files + ", context " + contextName,
+                .describedAs(
+                        "kubeconfig " + files + ", context " + contextName,
                         user == null ? context.where() : user.where())
                 .serverWhere(cluster.where() + ": server")
                 .namespace(namespace == null ? "default" : namespace)
@@ -230,13 +235,15 @@ public final class ConfigLoader {
         String caFile = Kubeconfig.string(c, "certificate-authority");
         byte[] caData = Kubeconfig.base64(c, "certificate-authority-data");
         if (caFile != null && caData != null) {
-            throw new ConfigException(c.where() + ": certificate-authority and certificate-authority-data are both set");
+            throw new ConfigException(
+                    c.where() + ": certificate-authority and certificate-authority-data are both set");
         }
         if (caData != null) {
             b.certificateAuthority(caData, c.where() + ": certificate-authority-data");
         } else if (caFile != null) {
             Path p = c.resolve(caFile);
-            b.certificateAuthority(ConfigFiles.read(p, c.where() + ": certificate-authority"),
+            b.certificateAuthority(
+                    ConfigFiles.read(p, c.where() + ": certificate-authority"),
                     c.where() + ": certificate-authority " + p);
         }
         b.insecureSkipTlsVerify(Kubeconfig.bool(c, "insecure-skip-tls-verify"));
@@ -264,8 +271,10 @@ public final class ConfigLoader {
         byte[] cert = certOrKey(u, "client-certificate");
         byte[] key = certOrKey(u, "client-key");
         if ((cert == null) != (key == null)) {
-            throw new ConfigException(u.where() + ": " + (cert == null ? "client-key is set without client-certificate"
-                    : "client-certificate is set without client-key"));
+            throw new ConfigException(u.where() + ": "
+                    + (cert == null
+                            ? "client-key is set without client-certificate"
+                            : "client-certificate is set without client-key"));
         }
         if (cert != null) {
             b.clientCertificate(cert, describe(u, "client-certificate"), key, describe(u, "client-key"));
@@ -338,8 +347,9 @@ public final class ConfigLoader {
                 case "Never" -> ExecConfig.InteractiveMode.NEVER;
                 case "IfAvailable" -> ExecConfig.InteractiveMode.IF_AVAILABLE;
                 case "Always" -> ExecConfig.InteractiveMode.ALWAYS;
-                default -> throw new ConfigException(at + ": interactiveMode must be Never, IfAvailable or Always, was "
-                        + mode);
+                default ->
+                    throw new ConfigException(
+                            at + ": interactiveMode must be Never, IfAvailable or Always, was " + mode);
             };
         }
         boolean provide = exec.path("provideClusterInfo").asBoolean(false);

@@ -29,8 +29,8 @@ final class Der {
 
         Element expect(int expectedTag) {
             if (tag != expectedTag) {
-                throw new IllegalArgumentException("expected tag 0x" + Integer.toHexString(expectedTag) + ", found 0x"
-                        + Integer.toHexString(tag));
+                throw new IllegalArgumentException(
+                        "expected tag 0x" + Integer.toHexString(expectedTag) + ", found 0x" + Integer.toHexString(tag));
             }
             return this;
         }

@@ -19,15 +19,22 @@ import java.util.Objects;
  *                           plugin is always told it is not interactive ({@code ALWAYS} is refused)
  * @param provideClusterInfo whether {@code KUBERNETES_EXEC_INFO} carries the cluster (server, CA, TLS name)
  */
-public record ExecConfig(String apiVersion, String command, List<String> args, Map<String, String> env,
-        InteractiveMode interactiveMode, boolean provideClusterInfo) {
+public record ExecConfig(
+        String apiVersion,
+        String command,
+        List<String> args,
+        Map<String, String> env,
+        InteractiveMode interactiveMode,
+        boolean provideClusterInfo) {
 
     public static final String V1 = "client.authentication.k8s.io/v1";
     public static final String V1BETA1 = "client.authentication.k8s.io/v1beta1";
 
     /** kubeconfig's {@code interactiveMode}. */
     public enum InteractiveMode {
-        NEVER, IF_AVAILABLE, ALWAYS
+        NEVER,
+        IF_AVAILABLE,
+        ALWAYS
     }
 
     public ExecConfig {

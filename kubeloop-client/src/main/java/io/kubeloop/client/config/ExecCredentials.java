@@ -113,7 +113,8 @@ final class ExecCredentials implements Credentials {
         try {
             if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new ConfigException(where + ": did not finish within " + TIMEOUT.toSeconds() + "s" + excerpt(stderr));
+                throw new ConfigException(
+                        where + ": did not finish within " + TIMEOUT.toSeconds() + "s" + excerpt(stderr));
             }
             exit = process.exitValue();
         } catch (InterruptedException e) {
@@ -160,15 +161,21 @@ final class ExecCredentials implements Credentials {
             }
         }
         if ((cert == null) != (key == null)) {
-            throw new ConfigException(where + ": status has " + (cert == null ? "clientKeyData without "
-                    + "clientCertificateData" : "clientCertificateData without clientKeyData"));
+            throw new ConfigException(where + ": status has "
+                    + (cert == null
+                            ? "clientKeyData without " + "clientCertificateData"
+                            : "clientCertificateData without clientKeyData"));
         }
         if (token == null && cert == null) {
             throw new ConfigException(where + ": status has neither token nor clientCertificateData/clientKeyData");
         }
-        ClientKey clientKey = cert == null ? null
-                : ClientKey.fromPem(cert.getBytes(StandardCharsets.US_ASCII), where + ": status.clientCertificateData",
-                        key.getBytes(StandardCharsets.US_ASCII), where + ": status.clientKeyData");
+        ClientKey clientKey = cert == null
+                ? null
+                : ClientKey.fromPem(
+                        cert.getBytes(StandardCharsets.US_ASCII),
+                        where + ": status.clientCertificateData",
+                        key.getBytes(StandardCharsets.US_ASCII),
+                        where + ": status.clientKeyData");
         return new Credential(token == null ? null : "Bearer " + token, clientKey, expiry);
     }
 

@@ -31,7 +31,9 @@ final class Kubeconfig {
 
         Path resolve(String path) {
             Path p = Path.of(path);
-            return p.isAbsolute() ? p : file.toAbsolutePath().getParent().resolve(p).normalize();
+            return p.isAbsolute()
+                    ? p
+                    : file.toAbsolutePath().getParent().resolve(p).normalize();
         }
     }
 
@@ -63,7 +65,9 @@ final class Kubeconfig {
         } catch (JacksonException e) {
             // The YAML parser's messages can quote the offending line, which may hold a token: keep the first
             // line of the problem and the position only.
-            String problem = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
+            String problem = e.getOriginalMessage() == null
+                    ? ""
+                    : e.getOriginalMessage().lines().findFirst().orElse("");
             if (problem.length() > 80) {
                 problem = problem.substring(0, 80);
             }
@@ -76,7 +80,8 @@ final class Kubeconfig {
             return YAML.createObjectNode(); // an empty file is an empty config, as in kubectl
         }
         if (!root.isObject()) {
-            throw new ConfigException("kubeconfig " + file + " is not a YAML mapping (apiVersion, kind, clusters, ...)");
+            throw new ConfigException(
+                    "kubeconfig " + file + " is not a YAML mapping (apiVersion, kind, clusters, ...)");
         }
         return root;
     }

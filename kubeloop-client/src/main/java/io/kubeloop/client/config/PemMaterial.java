@@ -74,23 +74,25 @@ final class PemMaterial {
                         throw new ConfigException(where + ": the " + b.type() + " cannot be read: " + safe(e));
                     }
                 }
-                case "ENCRYPTED PRIVATE KEY" -> throw new ConfigException(where
-                        + ": the key is an ENCRYPTED PRIVATE KEY; kubeconfig keys must not be encrypted");
-                default -> { } // e.g. EC PARAMETERS before the key, as openssl ecparam -genkey writes it
+                case "ENCRYPTED PRIVATE KEY" ->
+                    throw new ConfigException(
+                            where + ": the key is an ENCRYPTED PRIVATE KEY; kubeconfig keys must not be encrypted");
+                default -> {} // e.g. EC PARAMETERS before the key, as openssl ecparam -genkey writes it
             }
         }
-        throw new ConfigException(where + ": no PEM private key block found (PRIVATE KEY, RSA PRIVATE KEY or "
-                + "EC PRIVATE KEY)");
+        throw new ConfigException(
+                where + ": no PEM private key block found (PRIVATE KEY, RSA PRIVATE KEY or " + "EC PRIVATE KEY)");
     }
 
     /** Fails unless {@code key} is the private half of {@code certificate}'s public key. */
     static void checkPair(X509Certificate certificate, PrivateKey key, String where) {
         PublicKey pub = certificate.getPublicKey();
-        String alg = switch (key.getAlgorithm()) {
-            case "RSA" -> "SHA256withRSA";
-            case "EC" -> "SHA256withECDSA";
-            default -> key.getAlgorithm(); // Ed25519, Ed448
-        };
+        String alg =
+                switch (key.getAlgorithm()) {
+                    case "RSA" -> "SHA256withRSA";
+                    case "EC" -> "SHA256withECDSA";
+                    default -> key.getAlgorithm(); // Ed25519, Ed448
+                };
         try {
             Signature sign = Signature.getInstance(alg);
             sign.initSign(key);
@@ -123,20 +125,22 @@ final class PemMaterial {
     }
 
     private static PrivateKey pkcs8(byte[] der) throws GeneralSecurityException {
-        // PrivateKeyInfo ::= SEQUENCE { version, AlgorithmIdentifier { algorithm OID, params }, privateKey OCTET STRING }
+        // PrivateKeyInfo ::= SEQUENCE { version, AlgorithmIdentifier { algorithm OID, params }, privateKey OCTET STRING
+        // }
         List<Der.Element> info = Der.read(der).expect(Der.SEQUENCE).children();
         if (info.size() < 3) {
             throw new IllegalArgumentException("a PKCS#8 PrivateKeyInfo needs version, algorithm and key");
         }
         String oid = info.get(1).expect(Der.SEQUENCE).children().get(0).oid();
-        String algorithm = switch (oid) {
-            case RSA -> "RSA";
-            case RSA_PSS -> "RSASSA-PSS";
-            case EC -> "EC";
-            case ED25519 -> "Ed25519";
-            case ED448 -> "Ed448";
-            default -> throw new IllegalArgumentException("unsupported key algorithm " + oid);
-        };
+        String algorithm =
+                switch (oid) {
+                    case RSA -> "RSA";
+                    case RSA_PSS -> "RSASSA-PSS";
+                    case EC -> "EC";
+                    case ED25519 -> "Ed25519";
+                    case ED448 -> "Ed448";
+                    default -> throw new IllegalArgumentException("unsupported key algorithm " + oid);
+                };
         return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
     }
 
@@ -158,7 +162,8 @@ final class PemMaterial {
     }
 
     private static PrivateKey sec1(byte[] der) throws GeneralSecurityException {
-        // ECPrivateKey ::= SEQUENCE { version 1, privateKey OCTET STRING, [0] parameters OID, [1] publicKey BIT STRING }
+        // ECPrivateKey ::= SEQUENCE { version 1, privateKey OCTET STRING, [0] parameters OID, [1] publicKey BIT STRING
+        // }
         List<Der.Element> f = Der.read(der).expect(Der.SEQUENCE).children();
         if (f.size() < 2 || f.get(0).integer().intValue() != 1) {
             throw new IllegalArgumentException("not a SEC 1 ECPrivateKey (version 1, private key)");

@@ -23,8 +23,8 @@ final class StaticCredentials implements Credentials {
 
     static StaticCredentials basic(String username, String password) {
         String pair = username + ":" + password;
-        return new StaticCredentials("Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)),
-                "basic auth");
+        return new StaticCredentials(
+                "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)), "basic auth");
     }
 
     @Override

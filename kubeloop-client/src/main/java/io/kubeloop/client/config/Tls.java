@@ -45,18 +45,24 @@ final class Tls {
     private Tls() {}
 
     /** The context, made at its first use ({@link DeferredSslContext}): a plain-HTTP client never sets up TLS. */
-    static SSLContext context(List<X509Certificate> authorities, boolean insecure, String tlsServerName,
+    static SSLContext context(
+            List<X509Certificate> authorities,
+            boolean insecure,
+            String tlsServerName,
             Supplier<Optional<ClientKey>> clientKey) {
         return new DeferredSslContext(() -> create(authorities, insecure, tlsServerName, clientKey));
     }
 
-    private static SSLContext create(List<X509Certificate> authorities, boolean insecure, String tlsServerName,
+    private static SSLContext create(
+            List<X509Certificate> authorities,
+            boolean insecure,
+            String tlsServerName,
             Supplier<Optional<ClientKey>> clientKey) {
         try {
             TrustManager trust = insecure ? new TrustAll() : pkix(authorities, tlsServerName);
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(new X509ExtendedKeyManager[] {new DynamicKeyManager(clientKey)}, new TrustManager[] {trust},
-                    null);
+            context.init(
+                    new X509ExtendedKeyManager[] {new DynamicKeyManager(clientKey)}, new TrustManager[] {trust}, null);
             return context;
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("cannot set up TLS: " + e.getClass().getSimpleName());
@@ -195,7 +201,9 @@ final class Tls {
         }
         if (p.startsWith("*.")) {
             int dot = n.indexOf('.');
-            return dot > 0 && n.substring(dot + 1).equals(p.substring(2)) && p.substring(2).contains(".");
+            return dot > 0
+                    && n.substring(dot + 1).equals(p.substring(2))
+                    && p.substring(2).contains(".");
         }
         return p.equals(n);
     }

@@ -66,8 +66,10 @@ final class BodyExcerpt {
             return false;
         }
         int type = Character.getType(cp);
-        return type != Character.FORMAT && type != Character.LINE_SEPARATOR
-                && type != Character.PARAGRAPH_SEPARATOR && type != Character.UNASSIGNED
+        return type != Character.FORMAT
+                && type != Character.LINE_SEPARATOR
+                && type != Character.PARAGRAPH_SEPARATOR
+                && type != Character.UNASSIGNED
                 && type != Character.PRIVATE_USE;
     }
 }

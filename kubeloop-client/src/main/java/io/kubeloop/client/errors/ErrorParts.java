@@ -16,36 +16,36 @@ import tools.jackson.databind.json.JsonMapper;
  * and the choice of its class. Everything here is total: untrusted input gives an exception to throw, never an
  * exception while making one.
  */
-record ErrorParts(int code, Status status, String method, String path, boolean serverStatus,
-        int retryAfterSeconds) {
+record ErrorParts(int code, Status status, String method, String path, boolean serverStatus, int retryAfterSeconds) {
 
     /** A Status is a few kilobytes; a body larger than this is reported by excerpt, not parsed. */
     static final int MAX_STATUS_BYTES = 4 << 20;
     /** The longest server message, method and path an exception message repeats. */
     static final int MAX_MESSAGE_CHARS = 4096;
+
     static final int MAX_PATH_CHARS = 1024;
     static final int MAX_CONTENT_TYPE_CHARS = 128;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static ErrorParts fromResponse(int code, Map<String, List<String>> headers, byte[] body, String method,
-            String path) {
+    static ErrorParts fromResponse(
+            int code, Map<String, List<String>> headers, byte[] body, String method, String path) {
         byte[] bytes = body == null ? new byte[0] : body;
         int headerRetry = retryAfterHeader(headers);
         Status parsed = parseStatus(bytes);
         if (parsed != null) {
             return fromStatus(code, parsed, method, path, headerRetry, true);
         }
-        return fromStatus(code, madeStatus(code, header(headers, "content-type"), bytes), method, path,
-                headerRetry, false);
+        return fromStatus(
+                code, madeStatus(code, header(headers, "content-type"), bytes), method, path, headerRetry, false);
     }
 
     static ErrorParts fromStatus(int code, Status status, String method, String path, int headerRetry) {
         return fromStatus(code, status, method, path, headerRetry, true);
     }
 
-    private static ErrorParts fromStatus(int code, Status status, String method, String path, int headerRetry,
-            boolean serverStatus) {
+    private static ErrorParts fromStatus(
+            int code, Status status, String method, String path, int headerRetry, boolean serverStatus) {
         int retry = headerRetry;
         if (retry < 0 && status.getDetails() != null && status.getDetails().getRetryAfterSeconds() != null) {
             retry = Math.max(-1, status.getDetails().getRetryAfterSeconds());
@@ -81,9 +81,14 @@ record ErrorParts(int code, Status status, String method, String path, boolean s
             m.append(' ').append(BodyExcerpt.of(reason, 64));
         }
         String message = status.getMessage();
-        m.append(": ").append(message == null || message.isEmpty() ? "(no message)"
-                : message.length() <= MAX_MESSAGE_CHARS ? message
-                : message.substring(0, MAX_MESSAGE_CHARS) + "… (" + message.length() + " characters)");
+        m.append(": ")
+                .append(
+                        message == null || message.isEmpty()
+                                ? "(no message)"
+                                : message.length() <= MAX_MESSAGE_CHARS
+                                        ? message
+                                        : message.substring(0, MAX_MESSAGE_CHARS) + "… (" + message.length()
+                                                + " characters)");
         return m.toString();
     }
 
@@ -167,18 +172,21 @@ record ErrorParts(int code, Status status, String method, String path, boolean s
             case 429 -> "the server has received too many requests and has asked us to try again later";
             case 500 -> "an error on the server has prevented the request from succeeding";
             case 503 -> "the server is currently unable to handle the request";
-            case 504 -> "the server was unable to return a response in the time allotted, "
-                    + "but may still be processing the request";
+            case 504 ->
+                "the server was unable to return a response in the time allotted, "
+                        + "but may still be processing the request";
             default -> "an unexpected answer from the server";
         };
     }
 
     /** The Status client-go makes for an answer that is not one: see {@link KubernetesApiException}. */
     private static Status madeStatus(int code, String contentType, byte[] body) {
-        String type = contentType == null ? "no content type"
+        String type = contentType == null
+                ? "no content type"
                 : "content type " + BodyExcerpt.of(contentType, MAX_CONTENT_TYPE_CHARS);
         String excerpt = BodyExcerpt.of(body, BodyExcerpt.MAX_CHARS);
-        String what = body.length == 0 ? "not a Status: " + type + ", empty body"
+        String what = body.length == 0
+                ? "not a Status: " + type + ", empty body"
                 : "not a Status: " + type + ", " + body.length + " bytes: \"" + excerpt + "\"";
         Status s = new Status();
         s.setApiVersion("v1");

@@ -44,6 +44,7 @@ public class KubernetesApiException extends RuntimeException {
     private final int code;
     /** Never null; made here when the server sent none (see {@link #hasServerStatus()}). */
     private final Status status;
+
     private final String method;
     private final String path;
     private final boolean serverStatus;
@@ -72,8 +73,8 @@ public class KubernetesApiException extends RuntimeException {
      * @param method the request's HTTP method, e.g. {@code GET}; may be null
      * @param path the request's path (and query), e.g. {@code /api/v1/namespaces/default/pods}; may be null
      */
-    public static KubernetesApiException fromResponse(int code, Map<String, List<String>> headers, byte[] body,
-            String method, String path) {
+    public static KubernetesApiException fromResponse(
+            int code, Map<String, List<String>> headers, byte[] body, String method, String path) {
         return ErrorParts.fromResponse(code, headers, body, method, path).toException();
     }
 
@@ -89,7 +90,8 @@ public class KubernetesApiException extends RuntimeException {
     /** {@link #fromWatchError(Status)}, naming the watch request in the message. */
     public static KubernetesApiException fromWatchError(Status status, String method, String path) {
         Objects.requireNonNull(status, "status");
-        return ErrorParts.fromStatus(ErrorParts.codeOf(status), status, method, path, -1).toException();
+        return ErrorParts.fromStatus(ErrorParts.codeOf(status), status, method, path, -1)
+                .toException();
     }
 
     /**

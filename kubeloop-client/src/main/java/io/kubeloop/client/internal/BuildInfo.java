@@ -20,11 +20,10 @@ public final class BuildInfo {
     private static final String VERSION = built("version");
     private static final String COMMIT = built("commit");
     private static final String JACKSON = built("jackson");
-    private static final String USER_AGENT = "kubeloop/" + VERSION + " (" + goos() + "/" + goarch() + ") kubeloop/"
-            + shortCommit();
+    private static final String USER_AGENT =
+            "kubeloop/" + VERSION + " (" + goos() + "/" + goarch() + ") kubeloop/" + shortCommit();
 
-    private BuildInfo() {
-    }
+    private BuildInfo() {}
 
     /** kubeloop's version, e.g. {@code 0.1.0}. */
     public static String version() {

@@ -24,11 +24,11 @@ public final class JacksonVersionCheck {
     private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)(?:\\D.*)?$");
 
     /** Null when the running Jackson is one kubeloop was built for (or the check is off); else why not. */
-    private static final String PROBLEM = "false".equalsIgnoreCase(System.getProperty(PROPERTY)) ? null
+    private static final String PROBLEM = "false".equalsIgnoreCase(System.getProperty(PROPERTY))
+            ? null
             : problem(BuildInfo.version(), BuildInfo.jacksonVersion(), coreVersion(), databindVersion());
 
-    private JacksonVersionCheck() {
-    }
+    private JacksonVersionCheck() {}
 
     /**
      * Returns when the class path's Jackson is one kubeloop was built for.

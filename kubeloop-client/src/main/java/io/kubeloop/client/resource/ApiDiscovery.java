@@ -71,8 +71,8 @@ public final class ApiDiscovery {
                 }
             });
         } catch (NotFoundException e) {
-            throw new IllegalArgumentException("the API server does not serve " + gvk.apiVersion() + " (GET " + path
-                    + ": 404)", e);
+            throw new IllegalArgumentException(
+                    "the API server does not serve " + gvk.apiVersion() + " (GET " + path + ": 404)", e);
         }
         Map<String, Set<String>> subresources = new ConcurrentHashMap<>();
         List<APIResource> main = new ArrayList<>();
@@ -81,7 +81,8 @@ public final class ApiDiscovery {
             if (slash < 0) {
                 main.add(r);
             } else {
-                subresources.computeIfAbsent(r.getName().substring(0, slash), k -> new HashSet<>())
+                subresources
+                        .computeIfAbsent(r.getName().substring(0, slash), k -> new HashSet<>())
                         .add(r.getName().substring(slash + 1));
             }
         }
@@ -89,10 +90,17 @@ public final class ApiDiscovery {
         for (APIResource r : main) {
             Set<String> subs = new HashSet<>(subresources.getOrDefault(r.getName(), Set.of()));
             subs.retainAll(Set.of(ResourceType.STATUS, ResourceType.SCALE));
-            byKind.putIfAbsent(r.getKind(), new ResourceType(new GroupVersionKind(gvk.group(), gvk.version(),
-                    r.getKind()), r.getName(), r.getSingularName() == null ? "" : r.getSingularName(),
-                    Boolean.TRUE.equals(r.getNamespaced()), nonNull(r.getShortNames()), nonNull(r.getCategories()),
-                    nonNull(r.getVerbs()), subs));
+            byKind.putIfAbsent(
+                    r.getKind(),
+                    new ResourceType(
+                            new GroupVersionKind(gvk.group(), gvk.version(), r.getKind()),
+                            r.getName(),
+                            r.getSingularName() == null ? "" : r.getSingularName(),
+                            Boolean.TRUE.equals(r.getNamespaced()),
+                            nonNull(r.getShortNames()),
+                            nonNull(r.getCategories()),
+                            nonNull(r.getVerbs()),
+                            subs));
         }
         return byKind;
     }

@@ -16,8 +16,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param preconditionResourceVersion delete only at this resourceVersion (else 409 Conflict); null for any
  * @param dryRun validate and return the result without deleting
  */
-public record DeleteOptions(Propagation propagation, Long gracePeriodSeconds, String preconditionUid,
-        String preconditionResourceVersion, boolean dryRun) {
+public record DeleteOptions(
+        Propagation propagation,
+        Long gracePeriodSeconds,
+        String preconditionUid,
+        String preconditionResourceVersion,
+        boolean dryRun) {
 
     /** kube's {@code propagationPolicy}. */
     public enum Propagation {
@@ -52,8 +56,7 @@ public record DeleteOptions(Propagation propagation, Long gracePeriodSeconds, St
     }
 
     public DeleteOptions withPropagation(Propagation propagation) {
-        return new DeleteOptions(propagation, gracePeriodSeconds, preconditionUid, preconditionResourceVersion,
-                dryRun);
+        return new DeleteOptions(propagation, gracePeriodSeconds, preconditionUid, preconditionResourceVersion, dryRun);
     }
 
     public DeleteOptions withGracePeriodSeconds(Long seconds) {
@@ -65,8 +68,7 @@ public record DeleteOptions(Propagation propagation, Long gracePeriodSeconds, St
     }
 
     public DeleteOptions withDryRun(boolean dryRun) {
-        return new DeleteOptions(propagation, gracePeriodSeconds, preconditionUid, preconditionResourceVersion,
-                dryRun);
+        return new DeleteOptions(propagation, gracePeriodSeconds, preconditionUid, preconditionResourceVersion, dryRun);
     }
 
     /** The {@code meta.k8s.io/v1 DeleteOptions} body. */

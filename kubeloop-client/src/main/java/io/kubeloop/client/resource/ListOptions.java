@@ -18,8 +18,14 @@ import java.util.Objects;
  * @param resourceVersionMatch {@code NotOlderThan} or {@code Exact}; null for the server's default
  * @param timeoutSeconds the server-side bound of the call; null for the server's default
  */
-public record ListOptions(String labelSelector, String fieldSelector, long limit, String continueToken,
-        String resourceVersion, String resourceVersionMatch, Integer timeoutSeconds) {
+public record ListOptions(
+        String labelSelector,
+        String fieldSelector,
+        long limit,
+        String continueToken,
+        String resourceVersion,
+        String resourceVersionMatch,
+        Integer timeoutSeconds) {
 
     private static final ListOptions NONE = new ListOptions(null, null, 0, null, null, null, null);
 
@@ -45,8 +51,8 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
     }
 
     ListOptions withPage(long pageLimit, String token) {
-        return new ListOptions(labelSelector, fieldSelector, pageLimit, token, resourceVersion,
-                resourceVersionMatch, timeoutSeconds);
+        return new ListOptions(
+                labelSelector, fieldSelector, pageLimit, token, resourceVersion, resourceVersionMatch, timeoutSeconds);
     }
 
     void appendTo(Query q) {
@@ -122,8 +128,14 @@ public record ListOptions(String labelSelector, String fieldSelector, long limit
         }
 
         public ListOptions build() {
-            return new ListOptions(labelSelector, fieldSelector, limit, continueToken, resourceVersion,
-                    resourceVersionMatch, timeoutSeconds);
+            return new ListOptions(
+                    labelSelector,
+                    fieldSelector,
+                    limit,
+                    continueToken,
+                    resourceVersion,
+                    resourceVersionMatch,
+                    timeoutSeconds);
         }
     }
 

@@ -21,7 +21,8 @@ final class MergePatches {
             JsonNode old = before.get(member.getKey());
             JsonNode now = member.getValue();
             if (old == null || !old.equals(now)) {
-                patch.set(member.getKey(), old instanceof ObjectNode o && now instanceof ObjectNode n ? diff(o, n) : now);
+                patch.set(
+                        member.getKey(), old instanceof ObjectNode o && now instanceof ObjectNode n ? diff(o, n) : now);
             }
         }
         for (String name : before.propertyNames()) {

@@ -60,6 +60,7 @@ public final class ResourceClient<T extends HasMetadata> {
     private final Class<T> javaType;
     /** Null: all namespaces (or a cluster-scoped type). */
     private final String namespace;
+
     private final boolean dryRun;
     /** How long a watch of this client may receive no bytes before it fails with WatchIdleTimeoutException. */
     private final Duration watchIdleTimeout;
@@ -67,16 +68,30 @@ public final class ResourceClient<T extends HasMetadata> {
     private final Decoding decoding;
     /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
     private final ObjectReader itemReader;
-    private static final ObjectReader LIST_META_READER = Decoding.standard().mapper().readerFor(ListMeta.class)
+
+    private static final ObjectReader LIST_META_READER = Decoding.standard()
+            .mapper()
+            .readerFor(ListMeta.class)
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
-            boolean dryRun, Duration watchIdleTimeout) {
+    private ResourceClient(
+            HttpTransport transport,
+            ResourceType type,
+            Class<T> javaType,
+            String namespace,
+            boolean dryRun,
+            Duration watchIdleTimeout) {
         this(transport, type, javaType, namespace, dryRun, watchIdleTimeout, Decoding.standard());
     }
 
-    private ResourceClient(HttpTransport transport, ResourceType type, Class<T> javaType, String namespace,
-            boolean dryRun, Duration watchIdleTimeout, Decoding decoding) {
+    private ResourceClient(
+            HttpTransport transport,
+            ResourceType type,
+            Class<T> javaType,
+            String namespace,
+            boolean dryRun,
+            Duration watchIdleTimeout,
+            Decoding decoding) {
         this.decoding = decoding;
         this.transport = transport;
         this.type = type;
@@ -84,24 +99,34 @@ public final class ResourceClient<T extends HasMetadata> {
         this.namespace = type.namespaced() ? namespace : null;
         this.dryRun = dryRun;
         this.watchIdleTimeout = watchIdleTimeout;
-        this.itemReader = decoding.mapper().readerFor(javaType)
-                .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.itemReader = decoding.mapper().readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     /**
      * A client of {@code type}, decoding objects as {@code javaType}, in {@code namespace} (null: all). The usual
      * way is {@code KubernetesClient.resources(...)}; this is for callers that build their own transport.
      */
-    public static <T extends HasMetadata> ResourceClient<T> of(HttpTransport transport, ResourceType type,
-            Class<T> javaType, String namespace) {
-        return new ResourceClient<>(Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(type,
-                "type"), Objects.requireNonNull(javaType, "javaType"), namespace, false, Watch.DEFAULT_IDLE_TIMEOUT);
+    public static <T extends HasMetadata> ResourceClient<T> of(
+            HttpTransport transport, ResourceType type, Class<T> javaType, String namespace) {
+        return new ResourceClient<>(
+                Objects.requireNonNull(transport, "transport"),
+                Objects.requireNonNull(type, "type"),
+                Objects.requireNonNull(javaType, "javaType"),
+                namespace,
+                false,
+                Watch.DEFAULT_IDLE_TIMEOUT);
     }
 
     /** The same client in {@code namespace}. */
     public ResourceClient<T> inNamespace(String namespace) {
-        return new ResourceClient<>(transport, type, javaType, ListOptions.requireText(namespace, "namespace"),
-                dryRun, watchIdleTimeout, decoding);
+        return new ResourceClient<>(
+                transport,
+                type,
+                javaType,
+                ListOptions.requireText(namespace, "namespace"),
+                dryRun,
+                watchIdleTimeout,
+                decoding);
     }
 
     /** The same client across all namespaces: list and deleteCollection see every namespace. */
@@ -132,7 +157,13 @@ public final class ResourceClient<T extends HasMetadata> {
      * {@link Decoding}). The default is {@link Decoding#standard()}: ordinary mutable objects.
      */
     public ResourceClient<T> withDecoding(Decoding decoding) {
-        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, watchIdleTimeout,
+        return new ResourceClient<>(
+                transport,
+                type,
+                javaType,
+                namespace,
+                dryRun,
+                watchIdleTimeout,
                 Objects.requireNonNull(decoding, "decoding"));
     }
 
@@ -165,7 +196,8 @@ public final class ResourceClient<T extends HasMetadata> {
         try {
             return Optional.of(transport.send("GET", path, null, null, this::readObject));
         } catch (NotFoundException e) {
-            if (e.status().getDetails() != null && name.equals(e.status().getDetails().getName())) {
+            if (e.status().getDetails() != null
+                    && name.equals(e.status().getDetails().getName())) {
                 return Optional.empty();
             }
             throw e;
@@ -222,12 +254,18 @@ public final class ResourceClient<T extends HasMetadata> {
                 return new ListPage<>(items, resourceVersion, null, null);
             }
             if (result.continueToken().equals(previousToken)) {
-                throw new IllegalStateException("the server repeated the continue token of " + collectionPath(
-                        namespace));
+                throw new IllegalStateException(
+                        "the server repeated the continue token of " + collectionPath(namespace));
             }
             previousToken = result.continueToken();
-            page = new ListOptions(options.labelSelector(), options.fieldSelector(), pageSize,
-                    result.continueToken(), null, null, options.timeoutSeconds());
+            page = new ListOptions(
+                    options.labelSelector(),
+                    options.fieldSelector(),
+                    pageSize,
+                    result.continueToken(),
+                    null,
+                    null,
+                    options.timeoutSeconds());
         }
     }
 
@@ -256,8 +294,8 @@ public final class ResourceClient<T extends HasMetadata> {
         Objects.requireNonNull(options, "options");
         String path = collectionPath(namespace);
         InputStream body = transport.openStream(path + options.toQuery());
-        String description = "watch of " + type.plural() + (type.namespaced()
-                ? namespace == null ? " in all namespaces" : " in " + namespace : "");
+        String description = "watch of " + type.plural()
+                + (type.namespaced() ? namespace == null ? " in all namespaces" : " in " + namespace : "");
         Watch.Builder<T> watch = Watch.builder(body, javaType)
                 .mapper(decoding.mapper())
                 .idleTimeout(watchIdleTimeout)
@@ -279,8 +317,12 @@ public final class ResourceClient<T extends HasMetadata> {
     /** Creates {@code object} (its {@code generateName} is honoured); returns it as stored. */
     public T create(T object) {
         String ns = writeNamespace(object);
-        return transport.send("POST", collectionPath(ns) + writeQuery(), "application/json",
-                Decoding.standard().mapper().writeValueAsBytes(object), this::readObject);
+        return transport.send(
+                "POST",
+                collectionPath(ns) + writeQuery(),
+                "application/json",
+                Decoding.standard().mapper().writeValueAsBytes(object),
+                this::readObject);
     }
 
     /**
@@ -350,7 +392,8 @@ public final class ResourceClient<T extends HasMetadata> {
         if (patch.isEmpty()) {
             return current;
         }
-        String resourceVersion = current.getMetadata() == null ? null : current.getMetadata().getResourceVersion();
+        String resourceVersion =
+                current.getMetadata() == null ? null : current.getMetadata().getResourceVersion();
         if (resourceVersion != null) {
             patch.withObjectProperty("metadata").put("resourceVersion", resourceVersion);
         }
@@ -394,7 +437,11 @@ public final class ResourceClient<T extends HasMetadata> {
         if (body.get("metadata") instanceof ObjectNode meta) {
             meta.remove("managedFields");
         }
-        return sendPatch(ns, name, PatchType.APPLY, mapper.writeValueAsBytes(body),
+        return sendPatch(
+                ns,
+                name,
+                PatchType.APPLY,
+                mapper.writeValueAsBytes(body),
                 PatchOptions.apply(fieldManager).withForce(force));
     }
 
@@ -411,8 +458,7 @@ public final class ResourceClient<T extends HasMetadata> {
         if (options.force()) {
             q.add("force", "true");
         }
-        return transport.send("PATCH", objectPath(ns, name, "") + q, patchType.contentType(), body,
-                this::readObject);
+        return transport.send("PATCH", objectPath(ns, name, "") + q, patchType.contentType(), body, this::readObject);
     }
 
     /** Deletes {@code name} with the default options. */
@@ -428,8 +474,12 @@ public final class ResourceClient<T extends HasMetadata> {
      */
     public Optional<T> delete(String name, DeleteOptions options) {
         byte[] body = Decoding.standard().mapper().writeValueAsBytes(options.toJson(dryRun));
-        return transport.send("DELETE", objectPath(requireNamespace("delete"), name, ""), "application/json",
-                body, this::readObjectOrStatus);
+        return transport.send(
+                "DELETE",
+                objectPath(requireNamespace("delete"), name, ""),
+                "application/json",
+                body,
+                this::readObjectOrStatus);
     }
 
     /**
@@ -441,14 +491,15 @@ public final class ResourceClient<T extends HasMetadata> {
         q.add("labelSelector", selection.labelSelector());
         q.add("fieldSelector", selection.fieldSelector());
         byte[] body = Decoding.standard().mapper().writeValueAsBytes(options.toJson(dryRun));
-        return transport.send("DELETE", collectionPath(namespace) + q, "application/json", body, this::readList)
+        return transport
+                .send("DELETE", collectionPath(namespace) + q, "application/json", body, this::readList)
                 .items();
     }
 
     /** The scale subresource of {@code name}. */
     public Scale getScale(String name) {
-        return transport.send("GET", objectPath(requireNamespace("getScale"), name, "/scale"), null, null,
-                ResourceClient::readScale);
+        return transport.send(
+                "GET", objectPath(requireNamespace("getScale"), name, "/scale"), null, null, ResourceClient::readScale);
     }
 
     /** Sets the desired replicas of {@code name} through its scale subresource (unconditionally). */
@@ -466,8 +517,12 @@ public final class ResourceClient<T extends HasMetadata> {
             meta.put("namespace", ns);
         }
         scale.putObject("spec").put("replicas", replicas);
-        return transport.send("PUT", objectPath(ns, name, "/scale") + writeQuery(), "application/json",
-                Decoding.standard().mapper().writeValueAsBytes(scale), ResourceClient::readScale);
+        return transport.send(
+                "PUT",
+                objectPath(ns, name, "/scale") + writeQuery(),
+                "application/json",
+                Decoding.standard().mapper().writeValueAsBytes(scale),
+                ResourceClient::readScale);
     }
 
     private T put(T object, String subresource) {
@@ -476,8 +531,12 @@ public final class ResourceClient<T extends HasMetadata> {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("update needs metadata.name on the " + type.kind());
         }
-        return transport.send("PUT", objectPath(ns, name, subresource) + writeQuery(),
-                "application/json", Decoding.standard().mapper().writeValueAsBytes(object), this::readObject);
+        return transport.send(
+                "PUT",
+                objectPath(ns, name, subresource) + writeQuery(),
+                "application/json",
+                Decoding.standard().mapper().writeValueAsBytes(object),
+                this::readObject);
     }
 
     private String writeQuery() {
@@ -507,15 +566,15 @@ public final class ResourceClient<T extends HasMetadata> {
 
     private String requireNamespace(String verb) {
         if (type.namespaced() && namespace == null) {
-            throw new IllegalStateException(verb + " of one " + type.kind()
-                    + " needs a namespace: use inNamespace(ns)");
+            throw new IllegalStateException(
+                    verb + " of one " + type.kind() + " needs a namespace: use inNamespace(ns)");
         }
         return namespace;
     }
 
     private String collectionPath(String ns) {
-        StringBuilder sb = new StringBuilder(type.group().isEmpty() ? "/api/" + type.version()
-                : "/apis/" + type.group() + "/" + type.version());
+        StringBuilder sb = new StringBuilder(
+                type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version());
         if (ns != null) {
             sb.append("/namespaces/").append(Query.encode(ns));
         }
@@ -578,7 +637,10 @@ public final class ResourceClient<T extends HasMetadata> {
             return new ListPage<>(items, null, null, null);
         }
         String token = meta.getContinue();
-        return new ListPage<>(items, meta.getResourceVersion(), token == null || token.isEmpty() ? null : token,
+        return new ListPage<>(
+                items,
+                meta.getResourceVersion(),
+                token == null || token.isEmpty() ? null : token,
                 meta.getRemainingItemCount());
     }
 
@@ -598,9 +660,13 @@ public final class ResourceClient<T extends HasMetadata> {
         try {
             JsonNode s = Decoding.standard().mapper().readTree(in);
             JsonNode m = s.path("metadata");
-            return new Scale(m.path("name").asString(null), m.path("namespace").asString(null),
-                    m.path("resourceVersion").asString(null), s.path("spec").path("replicas").asInt(0),
-                    s.path("status").path("replicas").asInt(0), s.path("status").path("selector").asString(null));
+            return new Scale(
+                    m.path("name").asString(null),
+                    m.path("namespace").asString(null),
+                    m.path("resourceVersion").asString(null),
+                    s.path("spec").path("replicas").asInt(0),
+                    s.path("status").path("replicas").asInt(0),
+                    s.path("status").path("selector").asString(null));
         } catch (JacksonException e) {
             throw new IOException("not a Scale: " + e.getOriginalMessage(), e);
         }

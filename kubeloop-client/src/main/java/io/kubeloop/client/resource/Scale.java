@@ -11,5 +11,5 @@ package io.kubeloop.client.resource;
  * @param statusReplicas the observed count ({@code status.replicas})
  * @param selector the label selector of its pods, as a string ({@code status.selector}); null if none
  */
-public record Scale(String name, String namespace, String resourceVersion, int replicas, int statusReplicas,
-        String selector) {}
+public record Scale(
+        String name, String namespace, String resourceVersion, int replicas, int statusReplicas, String selector) {}

@@ -19,8 +19,14 @@ package io.kubeloop.client.resource;
  *     {@code k8s.io/initial-events-end} annotation (the server wants {@code allowWatchBookmarks} and
  *     {@code resourceVersionMatch=NotOlderThan} beside it); null leaves the parameter out
  */
-public record WatchOptions(String labelSelector, String fieldSelector, String resourceVersion,
-        String resourceVersionMatch, Integer timeoutSeconds, boolean allowWatchBookmarks, Boolean sendInitialEvents) {
+public record WatchOptions(
+        String labelSelector,
+        String fieldSelector,
+        String resourceVersion,
+        String resourceVersionMatch,
+        Integer timeoutSeconds,
+        boolean allowWatchBookmarks,
+        Boolean sendInitialEvents) {
 
     private static final WatchOptions NONE = new WatchOptions(null, null, null, null, null, false, null);
 
@@ -28,10 +34,11 @@ public record WatchOptions(String labelSelector, String fieldSelector, String re
         if (timeoutSeconds != null && timeoutSeconds < 0) {
             throw new IllegalArgumentException("timeoutSeconds must be ≥ 0: " + timeoutSeconds);
         }
-        if (resourceVersionMatch != null && !resourceVersionMatch.equals("NotOlderThan")
+        if (resourceVersionMatch != null
+                && !resourceVersionMatch.equals("NotOlderThan")
                 && !resourceVersionMatch.equals("Exact")) {
-            throw new IllegalArgumentException("resourceVersionMatch is NotOlderThan or Exact: "
-                    + resourceVersionMatch);
+            throw new IllegalArgumentException(
+                    "resourceVersionMatch is NotOlderThan or Exact: " + resourceVersionMatch);
         }
     }
 
@@ -68,7 +75,8 @@ public record WatchOptions(String labelSelector, String fieldSelector, String re
 
     @Override
     public String toString() {
-        return "WatchOptions{" + toQuery().toString().substring("?watch=true".length()).replaceFirst("^&", "") + "}";
+        return "WatchOptions{"
+                + toQuery().toString().substring("?watch=true".length()).replaceFirst("^&", "") + "}";
     }
 
     public static final class Builder {
@@ -127,8 +135,14 @@ public record WatchOptions(String labelSelector, String fieldSelector, String re
         }
 
         public WatchOptions build() {
-            return new WatchOptions(labelSelector, fieldSelector, resourceVersion, resourceVersionMatch,
-                    timeoutSeconds, allowWatchBookmarks, sendInitialEvents);
+            return new WatchOptions(
+                    labelSelector,
+                    fieldSelector,
+                    resourceVersion,
+                    resourceVersionMatch,
+                    timeoutSeconds,
+                    allowWatchBookmarks,
+                    sendInitialEvents);
         }
     }
 }

@@ -1,10 +1,10 @@
 package io.kubeloop.client.transport;
 
 import io.kubeloop.client.config.ClientConfig;
-import io.kubeloop.clock.Clock;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.internal.BuildInfo;
 import io.kubeloop.client.internal.JacksonVersionCheck;
+import io.kubeloop.clock.Clock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -86,8 +86,7 @@ public final class HttpTransport implements AutoCloseable {
         int port = server.getPort() != -1 ? server.getPort() : tls ? 443 : 80;
         this.host = server.getHost() + ":" + port;
         this.requestTimeout = b.requestTimeout;
-        this.rateLimiter = b.rateLimiter != null ? b.rateLimiter
-                : RateLimiter.tokenBucket(b.qps, b.burst, b.clock);
+        this.rateLimiter = b.rateLimiter != null ? b.rateLimiter : RateLimiter.tokenBucket(b.qps, b.burst, b.clock);
         this.retryPolicy = b.retryPolicy;
         this.metrics = b.metrics;
         this.clock = b.clock;
@@ -131,8 +130,8 @@ public final class HttpTransport implements AutoCloseable {
         try (InputStream in = exchange(method, pathAndQuery, contentType, body)) {
             return reader.read(in);
         } catch (IOException e) {
-            throw new UncheckedIOException(method + " " + pathAndQuery + ": reading the answer failed: "
-                    + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    method + " " + pathAndQuery + ": reading the answer failed: " + e.getMessage(), e);
         }
     }
 
@@ -160,7 +159,8 @@ public final class HttpTransport implements AutoCloseable {
         boolean reauthenticated = false;
         for (int attempt = 1; ; attempt++) {
             try {
-                metrics.recordRateLimiterWait(method, host, rateLimiter.acquire().toNanos());
+                metrics.recordRateLimiterWait(
+                        method, host, rateLimiter.acquire().toNanos());
             } catch (InterruptedException e) {
                 throw interrupted(method, pathAndQuery, e);
             }
@@ -178,8 +178,10 @@ public final class HttpTransport implements AutoCloseable {
                     sleep(retry.delay(), method, pathAndQuery);
                     continue;
                 }
-                throw new UncheckedIOException(method + " " + pathAndQuery + ": no answer from " + host + ": "
-                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+                throw new UncheckedIOException(
+                        method + " " + pathAndQuery + ": no answer from " + host + ": "
+                                + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                        e);
             }
             int code = response.statusCode();
             metrics.recordRequest(method, host, code, clock.nanoTime() - start);
@@ -187,7 +189,9 @@ public final class HttpTransport implements AutoCloseable {
                 return response.body();
             }
             byte[] errorBody = readBounded(response.body());
-            if (code == 401 && !reauthenticated && request.headers().firstValue("Authorization").isPresent()) {
+            if (code == 401
+                    && !reauthenticated
+                    && request.headers().firstValue("Authorization").isPresent()) {
                 // The token may have rotated (file, exec plugin): read it again and try once more. Without
                 // credentials there is nothing to refresh.
                 reauthenticated = true;
@@ -221,8 +225,11 @@ public final class HttpTransport implements AutoCloseable {
                 .timeout(requestTimeout)
                 .header("User-Agent", userAgent)
                 .header("Accept", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
         }
@@ -274,8 +281,8 @@ public final class HttpTransport implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HttpTransport{server=" + config.server() + ", " + rateLimiter + ", " + retryPolicy
-                + ", requestTimeout=" + requestTimeout + "}";
+        return "HttpTransport{server=" + config.server() + ", " + rateLimiter + ", " + retryPolicy + ", requestTimeout="
+                + requestTimeout + "}";
     }
 
     /** Timeouts, rate limiter, retry policy, metrics and clock of a transport; every one has a default. */
@@ -285,6 +292,7 @@ public final class HttpTransport implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         /** Null: a token bucket of {@code qps} and {@code burst} on {@code clock}, made by build(). */
         private RateLimiter rateLimiter;
+
         private double qps = RateLimiter.DEFAULT_QPS;
         private int burst = RateLimiter.DEFAULT_BURST;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();

@@ -18,6 +18,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
 
     /** client-go's buckets for both duration histograms. */
     static final Duration[] BUCKETS = buckets(0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60);
+
     static final String ERROR_CODE = "<error>";
 
     private record CodeKey(String code, String method, String host) {}
@@ -45,37 +46,43 @@ final class MicrometerClientMetrics implements ClientMetrics {
     }
 
     private void record(String code, String method, String host, long durationNanos) {
-        requests.computeIfAbsent(new CodeKey(code, label(method), label(host)), k -> Counter
-                .builder("rest.client.requests")
-                .description("Number of HTTP requests, partitioned by status code, method, and host.")
-                .tags("code", k.code(), "method", k.method(), "host", k.host())
-                .register(registry)).increment();
-        durations.computeIfAbsent(new VerbKey(label(method), label(host)), k -> Timer
-                .builder("rest.client.request.duration")
-                .description("Request latency in seconds. Broken down by verb, and host.")
-                .tags("verb", k.verb(), "host", k.host())
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry)).record(Math.max(0, durationNanos), TimeUnit.NANOSECONDS);
+        requests.computeIfAbsent(
+                        new CodeKey(code, label(method), label(host)), k -> Counter.builder("rest.client.requests")
+                                .description("Number of HTTP requests, partitioned by status code, method, and host.")
+                                .tags("code", k.code(), "method", k.method(), "host", k.host())
+                                .register(registry))
+                .increment();
+        durations
+                .computeIfAbsent(
+                        new VerbKey(label(method), label(host)), k -> Timer.builder("rest.client.request.duration")
+                                .description("Request latency in seconds. Broken down by verb, and host.")
+                                .tags("verb", k.verb(), "host", k.host())
+                                .serviceLevelObjectives(BUCKETS)
+                                .register(registry))
+                .record(Math.max(0, durationNanos), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void recordRateLimiterWait(String method, String host, long waitNanos) {
-        rateLimiterWaits.computeIfAbsent(new VerbKey(label(method), label(host)), k -> Timer
-                .builder("rest.client.rate.limiter.duration")
-                .description("Client side rate limiter latency in seconds. Broken down by verb, and host.")
-                .tags("verb", k.verb(), "host", k.host())
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry)).record(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+        rateLimiterWaits
+                .computeIfAbsent(new VerbKey(label(method), label(host)), k -> Timer.builder(
+                                "rest.client.rate.limiter.duration")
+                        .description("Client side rate limiter latency in seconds. Broken down by verb, and host.")
+                        .tags("verb", k.verb(), "host", k.host())
+                        .serviceLevelObjectives(BUCKETS)
+                        .register(registry))
+                .record(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void recordRetry(String method, String host, int code) {
-        retries.computeIfAbsent(new CodeKey(code <= 0 ? ERROR_CODE : Integer.toString(code), label(method),
-                label(host)), k -> Counter
-                .builder("rest.client.request.retries")
-                .description("Number of request retries, partitioned by status code, verb, and host.")
-                .tags("code", k.code(), "verb", k.method(), "host", k.host())
-                .register(registry)).increment();
+        retries.computeIfAbsent(
+                        new CodeKey(code <= 0 ? ERROR_CODE : Integer.toString(code), label(method), label(host)),
+                        k -> Counter.builder("rest.client.request.retries")
+                                .description("Number of request retries, partitioned by status code, verb, and host.")
+                                .tags("code", k.code(), "verb", k.method(), "host", k.host())
+                                .register(registry))
+                .increment();
     }
 
     private static String label(String value) {

@@ -55,8 +55,8 @@ public final class RateLimiter {
      */
     public static RateLimiter tokenBucket(double qps, int burst, Clock clock) {
         if (!(qps > 0) || Double.isInfinite(qps)) {
-            throw new IllegalArgumentException("qps must be a positive finite number, was " + qps
-                    + " (use RateLimiter.unlimited() for no limit)");
+            throw new IllegalArgumentException(
+                    "qps must be a positive finite number, was " + qps + " (use RateLimiter.unlimited() for no limit)");
         }
         return new RateLimiter(new TokenBucket(qps, burst, clock));
     }

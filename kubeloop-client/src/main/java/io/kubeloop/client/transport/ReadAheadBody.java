@@ -43,6 +43,7 @@ final class ReadAheadBody extends InputStream implements HttpResponse.BodySubscr
     private final ArrayDeque<List<ByteBuffer>> chunks = new ArrayDeque<>();
     /** Guarded by lock. */
     private Flow.Subscription subscription;
+
     private Throwable failure;
     private boolean complete;
     /** Written under lock; read by the reader without it, so that a closed body throws at once. */
@@ -50,6 +51,7 @@ final class ReadAheadBody extends InputStream implements HttpResponse.BodySubscr
 
     /** The reader's own: the buffers of the chunk being read, and the buffer being read. */
     private Iterator<ByteBuffer> chunk = List.<ByteBuffer>of().iterator();
+
     private ByteBuffer current;
 
     @Override
@@ -182,7 +184,8 @@ final class ReadAheadBody extends InputStream implements HttpResponse.BodySubscr
             next = chunks.poll();
             if (next == null) {
                 if (failure != null) {
-                    throw failure instanceof IOException io ? new IOException(io.getMessage(), io)
+                    throw failure instanceof IOException io
+                            ? new IOException(io.getMessage(), io)
                             : new IOException(failure);
                 }
                 return null; // complete

@@ -45,6 +45,7 @@ public final class RetryPolicy {
 
     /** client-go's default number of retries. */
     public static final int DEFAULT_MAX_RETRIES = 10;
+
     public static final Duration DEFAULT_DELAY = Duration.ofSeconds(1);
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(30);
 
@@ -94,17 +95,20 @@ public final class RetryPolicy {
             return new RetryDecision.GiveUp(code + " without Retry-After is not retried");
         }
         if (attempt > maxRetries) {
-            return new RetryDecision.GiveUp(code + " after " + attempt + " attempts: retries exhausted ("
-                    + maxRetries + ")");
+            return new RetryDecision.GiveUp(
+                    code + " after " + attempt + " attempts: retries exhausted (" + maxRetries + ")");
         }
         if (retryAfter < 0) {
-            return new RetryDecision.Retry(defaultDelay, code + " without Retry-After: retry after the default "
-                    + defaultDelay.toMillis() + " ms");
+            return new RetryDecision.Retry(
+                    defaultDelay,
+                    code + " without Retry-After: retry after the default " + defaultDelay.toMillis() + " ms");
         }
         Duration asked = Duration.ofSeconds(retryAfter);
         Duration delay = asked.compareTo(maxDelay) > 0 ? maxDelay : asked;
-        return new RetryDecision.Retry(delay, code + " with Retry-After: " + retryAfter
-                + (delay.equals(asked) ? "" : " (capped at " + maxDelay.toSeconds() + " s)"));
+        return new RetryDecision.Retry(
+                delay,
+                code + " with Retry-After: " + retryAfter
+                        + (delay.equals(asked) ? "" : " (capped at " + maxDelay.toSeconds() + " s)"));
     }
 
     /** The decision after attempt number {@code attempt} (1 for the first) of a {@code method} request failed. */
@@ -119,8 +123,8 @@ public final class RetryPolicy {
             return new RetryDecision.GiveUp(error.getClass().getSimpleName() + " is not retried");
         }
         if (attempt > maxRetries) {
-            return new RetryDecision.GiveUp(kind + " after " + attempt + " attempts: retries exhausted ("
-                    + maxRetries + ")");
+            return new RetryDecision.GiveUp(
+                    kind + " after " + attempt + " attempts: retries exhausted (" + maxRetries + ")");
         }
         return new RetryDecision.Retry(defaultDelay, kind + ": retry after " + defaultDelay.toMillis() + " ms");
     }
@@ -171,7 +175,8 @@ public final class RetryPolicy {
             }
             String msg = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
             if (t instanceof SocketException && (msg.contains("reset") || msg.contains("broken pipe"))
-                    || msg.contains("connection reset") || msg.contains("received no bytes")) {
+                    || msg.contains("connection reset")
+                    || msg.contains("received no bytes")) {
                 return "connection reset";
             }
         }
@@ -184,7 +189,9 @@ public final class RetryPolicy {
             return -1;
         }
         for (Map.Entry<String, List<String>> e : headers.entrySet()) {
-            if ("retry-after".equalsIgnoreCase(e.getKey()) && e.getValue() != null && !e.getValue().isEmpty()
+            if ("retry-after".equalsIgnoreCase(e.getKey())
+                    && e.getValue() != null
+                    && !e.getValue().isEmpty()
                     && e.getValue().get(0) != null) {
                 String v = e.getValue().get(0).strip();
                 if (v.isEmpty() || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {

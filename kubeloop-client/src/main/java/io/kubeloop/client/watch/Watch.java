@@ -75,6 +75,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private static final AtomicLong THREADS = new AtomicLong();
     /** Wakes a consumer blocked on the queue so that it looks at {@link #outcome}. */
     private static final Object WAKE = new Object();
+
     private static final Outcome ENDED = new Outcome(null);
 
     /**
@@ -98,6 +99,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
     /** Set once: first of the clean end, a read or decode failure, the idle rule, close(). */
     private final AtomicReference<Outcome> outcome = new AtomicReference<>();
+
     private volatile boolean closed;
     private final Thread reader;
     /** The pending check of the idle rule; replaced by each check that finds the watch not idle. */
@@ -111,8 +113,11 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         this.errorEvents = b.errorEvents;
         this.body = new IdleTrackingInputStream(b.body, b.clock);
         this.decoder = new WatchEventDecoder<>(body, b.type, b.mapper, b.description + ": ");
-        ThreadFactory threads = b.threadFactory != null ? b.threadFactory
-                : Thread.ofVirtual().name("kubeloop-watch-" + THREADS.incrementAndGet()).factory();
+        ThreadFactory threads = b.threadFactory != null
+                ? b.threadFactory
+                : Thread.ofVirtual()
+                        .name("kubeloop-watch-" + THREADS.incrementAndGet())
+                        .factory();
         this.reader = threads.newThread(this::read);
         this.idleCheck = clock.schedule(this::checkIdle, idleTimeout);
         try {
@@ -236,7 +241,8 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
     private WatchEvent<T> poll(long timeoutNanos) throws InterruptedException {
         boolean forever = timeoutNanos == Long.MAX_VALUE;
         long deadline = clock.nanoTime() + timeoutNanos;
-        Clock.Scheduled timer = forever || timeoutNanos <= 0 ? null
+        Clock.Scheduled timer = forever || timeoutNanos <= 0
+                ? null
                 : clock.schedule(() -> queue.offer(WAKE), Duration.ofNanos(timeoutNanos));
         try {
             while (true) {
@@ -323,9 +329,11 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         }
         long waited = body.waitingNanos(clock.nanoTime());
         if (waited >= idleNanos) {
-            if (finish(new Outcome(new WatchIdleTimeoutException(description + " received no bytes for "
-                    + Duration.ofNanos(waited) + " (idle timeout " + idleTimeout
-                    + "); closed it so that the caller watches again", idleTimeout)))) {
+            if (finish(new Outcome(new WatchIdleTimeoutException(
+                    description + " received no bytes for "
+                            + Duration.ofNanos(waited) + " (idle timeout " + idleTimeout
+                            + "); closed it so that the caller watches again",
+                    idleTimeout)))) {
                 stopReading();
             }
             return;

@@ -45,6 +45,7 @@ public final class WatchEventDecoder<T> {
      * (Jackson 3 fails on them by default).
      */
     private final ObjectReader objects;
+
     private final ObjectReader statuses;
     private final ObjectReader trees;
     /** Prefixes every message: what is watched, or nothing. */
@@ -55,6 +56,7 @@ public final class WatchEventDecoder<T> {
     private long events;
     /** The stream ended cleanly, or decoding failed: next() returns null, or throws, without reading. */
     private boolean ended;
+
     private WatchException failure;
 
     WatchEventDecoder(InputStream body, Class<T> type, ObjectMapper mapper, String context) {
@@ -111,14 +113,15 @@ public final class WatchEventDecoder<T> {
         } catch (UnexpectedEndOfInputException e) {
             throw fail("the stream ended inside the event (truncated): " + JacksonMessages.describe(e), e);
         } catch (JacksonIOException e) {
-            failure = new WatchException(context + "reading the watch stream failed after " + events + " events at byte "
-                    + offset() + ": " + e.getCause(), e.getCause());
+            failure = new WatchException(
+                    context + "reading the watch stream failed after " + events + " events at byte " + offset() + ": "
+                            + e.getCause(),
+                    e.getCause());
             throw failure;
         } catch (StreamReadException e) {
             throw fail("malformed JSON: " + JacksonMessages.describe(e), e);
         } catch (JacksonException e) {
-            throw fail("its object does not decode to " + type.getSimpleName() + ": "
-                    + JacksonMessages.describe(e), e);
+            throw fail("its object does not decode to " + type.getSimpleName() + ": " + JacksonMessages.describe(e), e);
         }
     }
 
@@ -178,14 +181,18 @@ public final class WatchEventDecoder<T> {
             case "DELETED" -> WatchEventType.DELETED;
             case "BOOKMARK" -> WatchEventType.BOOKMARK;
             case "ERROR" -> WatchEventType.ERROR;
-            default -> throw fail("unknown event type " + printable(name)
-                    + " (expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR)", null);
+            default ->
+                throw fail(
+                        "unknown event type " + printable(name)
+                                + " (expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR)",
+                        null);
         };
     }
 
     /** An event type is echoed only when it looks like one: a short word. */
     private static String printable(String name) {
-        return name.length() <= 32 && name.matches("[A-Za-z_-]*") ? "\"" + name + "\""
+        return name.length() <= 32 && name.matches("[A-Za-z_-]*")
+                ? "\"" + name + "\""
                 : "(a string of " + name.length() + " characters)";
     }
 
@@ -214,12 +221,16 @@ public final class WatchEventDecoder<T> {
             throw fail("the BOOKMARK event has no metadata.resourceVersion", null);
         }
         JsonNode end = metadata.path("annotations").path(INITIAL_EVENTS_END);
-        return new WatchEvent.Bookmark<>(rv.asString(), end.isString() && end.asString().equals("true"));
+        return new WatchEvent.Bookmark<>(
+                rv.asString(), end.isString() && end.asString().equals("true"));
     }
 
     private WatchDecodeException fail(String what, Throwable cause) {
-        WatchDecodeException e = new WatchDecodeException(context + "watch event " + (events + 1) + " (at byte " + offset()
-                + "): " + what, events + 1, offset(), cause);
+        WatchDecodeException e = new WatchDecodeException(
+                context + "watch event " + (events + 1) + " (at byte " + offset() + "): " + what,
+                events + 1,
+                offset(),
+                cause);
         failure = e;
         ended = true;
         return e;

@@ -66,8 +66,7 @@ class CompactMutationTest {
             "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True",\
             "lastTransitionTime":"2026-11-30T10:00:09Z"}],"containerStatuses":[{"name":"nginx","ready":true,\
             "restartCount":0,"image":"nginx:1.27","imageID":"sha256:abc","containerID":"containerd://%1$d",\
-            "state":{"running":{"startedAt":"2026-11-30T10:00:05Z"}}}],"podIP":"10.0.0.%1$d"}}"""
-                .formatted(i);
+            "state":{"running":{"startedAt":"2026-11-30T10:00:05Z"}}}],"podIP":"10.0.0.%1$d"}}""".formatted(i);
     }
 
     private static Pod compact(int i) {
@@ -80,7 +79,8 @@ class CompactMutationTest {
 
     /** Every shared class: the compact module's, and FieldsV1 (managedFields' trees). */
     static Stream<String> sharedClasses() {
-        return Stream.concat(CompactModule.SHARED.stream(), Stream.of(FieldsV1.class.getName())).sorted();
+        return Stream.concat(CompactModule.SHARED.stream(), Stream.of(FieldsV1.class.getName()))
+                .sorted();
     }
 
     @Test
@@ -161,11 +161,17 @@ class CompactMutationTest {
         size.setAmount("1");
         size.setFormat("Ti");
 
-        assertThat(first.getSpec().getContainers().get(0).getResources().getRequests().get("cpu"))
+        assertThat(first.getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getRequests()
+                        .get("cpu"))
                 .isEqualTo(new Quantity("250m"));
         assertThat(second.getSpec().getContainers().get(0).getResources().getLimits())
                 .isEqualTo(Map.of("cpu", new Quantity("1")));
-        assertThat(second.getSpec().getVolumes().get(2).getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("1Gi"));
+        assertThat(second.getSpec().getVolumes().get(2).getEmptyDir().getSizeLimit())
+                .isEqualTo(new Quantity("1Gi"));
         assertThat(compact(23)).isEqualTo(standard(23));
     }
 
@@ -178,12 +184,13 @@ class CompactMutationTest {
         assertThatThrownBy(() -> c.getAdditionalProperties().put("x", 1))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("Decoding.compact()");
-        assertThatThrownBy(() -> c.getAdditionalProperties().clear())
-                .isInstanceOf(UnsupportedOperationException.class);
-        assertThatThrownBy(() -> c.getResources().getRequests().entrySet().iterator().remove())
+        assertThatThrownBy(() -> c.getAdditionalProperties().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() ->
+                        c.getResources().getRequests().entrySet().iterator().remove())
                 .isInstanceOf(UnsupportedOperationException.class);
         @SuppressWarnings("unchecked")
-        Map<String, Object> future = (Map<String, Object>) c.getAdditionalProperties().get("futureField");
+        Map<String, Object> future =
+                (Map<String, Object>) c.getAdditionalProperties().get("futureField");
         assertThatThrownBy(() -> future.put("kept", "changed")).isInstanceOf(UnsupportedOperationException.class);
         @SuppressWarnings("unchecked")
         List<Object> kept = (List<Object>) future.get("kept");
@@ -216,7 +223,8 @@ class CompactMutationTest {
     void standardObjectsAreNeitherSharedNorFrozen() {
         Pod a = standard(51);
         Pod b = standard(52);
-        assertThat(a.getSpec().getContainers().get(0)).isNotSameAs(b.getSpec().getContainers().get(0));
+        assertThat(a.getSpec().getContainers().get(0))
+                .isNotSameAs(b.getSpec().getContainers().get(0));
         a.getSpec().getContainers().get(0).setImage("evil:2");
         assertThat(b.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
     }
@@ -254,16 +262,21 @@ class CompactMutationTest {
                 continue;
             }
             Object frozen = FrozenParts.freeze(type.getConstructor().newInstance());
-            assertThat(frozen).isInstanceOf(type).isInstanceOf(FrozenParts.Frozen.class)
+            assertThat(frozen)
+                    .isInstanceOf(type)
+                    .isInstanceOf(FrozenParts.Frozen.class)
                     .isEqualTo(type.getConstructor().newInstance());
             for (Method m : frozen.getClass().getMethods()) {
                 if (m.getName().startsWith("set") && !Modifier.isStatic(m.getModifiers())) {
-                    assertThat(m.getDeclaringClass()).as("%s.%s", type.getName(), m.getName())
+                    assertThat(m.getDeclaringClass())
+                            .as("%s.%s", type.getName(), m.getName())
                             .isEqualTo(frozen.getClass());
                 }
             }
         }
-        assertThat(notFrozen).as("model classes a shared part may hold but that cannot be frozen").isEmpty();
+        assertThat(notFrozen)
+                .as("model classes a shared part may hold but that cannot be frozen")
+                .isEmpty();
     }
 
     private static void modelTypes(Type type, Collection<Class<?>> into) {
@@ -271,8 +284,11 @@ class CompactMutationTest {
             for (Type arg : p.getActualTypeArguments()) {
                 modelTypes(arg, into);
             }
-        } else if (type instanceof Class<?> c && c.getName().startsWith("io.fabric8.") && !c.isEnum()
-                && !c.isInterface() && !Modifier.isAbstract(c.getModifiers())) {
+        } else if (type instanceof Class<?> c
+                && c.getName().startsWith("io.fabric8.")
+                && !c.isEnum()
+                && !c.isInterface()
+                && !Modifier.isAbstract(c.getModifiers())) {
             into.add(c);
         }
     }
@@ -334,7 +350,9 @@ class CompactMutationTest {
     private static List<Object> gettersValues(Object part) throws Exception {
         List<Object> values = new ArrayList<>();
         for (Method m : part.getClass().getMethods()) {
-            if (m.getName().startsWith("get") && m.getParameterCount() == 0 && !Modifier.isStatic(m.getModifiers())
+            if (m.getName().startsWith("get")
+                    && m.getParameterCount() == 0
+                    && !Modifier.isStatic(m.getModifiers())
                     && m.getDeclaringClass() != Object.class) {
                 values.add(m.invoke(part));
             }

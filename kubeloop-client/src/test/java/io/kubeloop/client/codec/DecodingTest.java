@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.api.model.PodList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -36,8 +36,7 @@ class DecodingTest {
             "resources":{"requests":{"cpu":"250m","memory":"256Mi"}},"futureField":{"kept":[1,"two"]}}],"tolerations":[{"key":"k","operator":"Exists"}],\
             "volumes":[],"nodeName":"node-%3$d","unknownField":{"kept":true}},\
             "status":{"phase":"Running","conditions":[{"type":"Ready","status":"True",\
-            "lastTransitionTime":"2026-11-30T10:00:09Z"}],"podIP":"10.0.0.%3$d"}}"""
-                .formatted(i, 100 + i, i % 200);
+            "lastTransitionTime":"2026-11-30T10:00:09Z"}],"podIP":"10.0.0.%3$d"}}""".formatted(i, 100 + i, i % 200);
     }
 
     /** pod(i) as a tree, as fabric8 writes it back: without the empty volumes list, maybe without managedFields. */
@@ -69,7 +68,8 @@ class DecodingTest {
 
     @Test
     void aCompactListSerializesLikeAStandardOne() throws Exception {
-        StringBuilder list = new StringBuilder("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[");
+        StringBuilder list =
+                new StringBuilder("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[");
         for (int i = 0; i < 50; i++) {
             list.append(i == 0 ? "" : ",").append(pod(i));
         }
@@ -86,11 +86,13 @@ class DecodingTest {
         assertThat(a.getMetadata().getNamespace()).isSameAs(b.getMetadata().getNamespace());
         assertThat(a.getMetadata().getLabels().keySet().iterator().next())
                 .isSameAs(b.getMetadata().getLabels().keySet().iterator().next());
-        assertThat(a.getSpec().getContainers().get(0)).isSameAs(b.getSpec().getContainers().get(0));
+        assertThat(a.getSpec().getContainers().get(0))
+                .isSameAs(b.getSpec().getContainers().get(0));
         assertThat(a.getSpec().getTolerations()).isEqualTo(b.getSpec().getTolerations());
         assertThat(a.getMetadata().getManagedFields().get(0).getFieldsV1())
                 .isSameAs(b.getMetadata().getManagedFields().get(0).getFieldsV1());
-        assertThat(a.getMetadata().getAdditionalProperties()).isSameAs(b.getMetadata().getAdditionalProperties())
+        assertThat(a.getMetadata().getAdditionalProperties())
+                .isSameAs(b.getMetadata().getAdditionalProperties())
                 .isEmpty();
         // what differs stays apart
         assertThat(a.getMetadata().getName()).isNotEqualTo(b.getMetadata().getName());
@@ -107,15 +109,18 @@ class DecodingTest {
         String[][] variants = {
             {"\"cpu\":\"1\"", "\"cpu\":\"1000m\""},
             {"\"memory\":\"1Gi\"", "\"memory\":\"1073741824\""},
-            {"\"cpu\":\"1\",\"memory\":\"1Gi\"", "\"memory\":\"1Gi\",\"cpu\":\"1\""}};
+            {"\"cpu\":\"1\",\"memory\":\"1Gi\"", "\"memory\":\"1Gi\",\"cpu\":\"1\""}
+        };
         for (String[] pair : variants) {
             String first = pod(1).replace("\"cpu\":\"250m\",\"memory\":\"256Mi\"", pair[0]);
             String second = pod(2).replace("\"cpu\":\"250m\",\"memory\":\"256Mi\"", pair[1]);
             for (String json : List.of(first, second, first, second)) {
                 Pod decoded = Decoding.compact().mapper().readValue(json, Pod.class);
                 assertThat(PLAIN.readTree(PLAIN.writeValueAsString(decoded)))
-                        .as(pair[0] + " / " + pair[1]).isEqualTo(PLAIN.readTree(json.replace("\"volumes\":[],", "")));
-                assertThat(PLAIN.writeValueAsString(decoded.getSpec().getContainers().get(0).getResources()))
+                        .as(pair[0] + " / " + pair[1])
+                        .isEqualTo(PLAIN.readTree(json.replace("\"volumes\":[],", "")));
+                assertThat(PLAIN.writeValueAsString(
+                                decoded.getSpec().getContainers().get(0).getResources()))
                         .contains(json == first ? pair[0] : pair[1]);
             }
         }
@@ -133,7 +138,8 @@ class DecodingTest {
         }
         Pod a = Decoding.compact().mapper().readValue(pod(1), Pod.class);
         Pod b = Decoding.compact().mapper().readValue(pod(2), Pod.class);
-        assertThat(a.getSpec().getContainers().get(0).getImage()).isSameAs(b.getSpec().getContainers().get(0).getImage());
+        assertThat(a.getSpec().getContainers().get(0).getImage())
+                .isSameAs(b.getSpec().getContainers().get(0).getImage());
         assertThat(a.getStatus().getPhase()).isSameAs(b.getStatus().getPhase());
     }
 
@@ -159,7 +165,8 @@ class DecodingTest {
         pod.getMetadata().getFinalizers().add("f");
         pod.getMetadata().setAdditionalProperty("x", 1);
         Pod other = Decoding.standard().mapper().readValue(pod(5), Pod.class);
-        assertThat(other.getSpec().getContainers().get(0)).isNotSameAs(pod.getSpec().getContainers().get(0));
+        assertThat(other.getSpec().getContainers().get(0))
+                .isNotSameAs(pod.getSpec().getContainers().get(0));
         assertThat(other.getSpec().getContainers()).hasSize(1);
     }
 
@@ -177,42 +184,66 @@ class DecodingTest {
 
     @Test
     void standardFieldsV1IsAnOrdinaryMutableMapOnceUsed() throws Exception {
-        java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(1), Pod.class).getMetadata()
-                .getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
-        java.util.Map<String, Object> expected = PLAIN.readValue(pod(1), Pod.class).getMetadata().getManagedFields()
-                .get(0).getFieldsV1().getAdditionalProperties();
+        java.util.Map<String, Object> tree = Decoding.standard()
+                .mapper()
+                .readValue(pod(1), Pod.class)
+                .getMetadata()
+                .getManagedFields()
+                .get(0)
+                .getFieldsV1()
+                .getAdditionalProperties();
+        java.util.Map<String, Object> expected = PLAIN.readValue(pod(1), Pod.class)
+                .getMetadata()
+                .getManagedFields()
+                .get(0)
+                .getFieldsV1()
+                .getAdditionalProperties();
         assertThat(tree.toString()).isEqualTo(expected.toString());
         assertThat(tree.keySet()).containsExactly("f:metadata", "f:spec");
         @SuppressWarnings("unchecked")
-        java.util.Map<String, Object> containers = (java.util.Map<String, Object>) ((java.util.Map<String, Object>)
-                tree.get("f:spec")).get("f:containers");
+        java.util.Map<String, Object> containers = (java.util.Map<String, Object>)
+                ((java.util.Map<String, Object>) tree.get("f:spec")).get("f:containers");
         assertThat(containers).containsOnlyKeys("k:{\"name\":\"nginx\"}").isInstanceOf(java.util.LinkedHashMap.class);
         tree.put("f:status", new java.util.LinkedHashMap<>());
         tree.remove("f:metadata");
         assertThat(tree.keySet()).containsExactly("f:spec", "f:status");
-        assertThat(PLAIN.writeValueAsString(tree)).isEqualTo("{\"f:spec\":" + PLAIN.writeValueAsString(
-                expected.get("f:spec")) + ",\"f:status\":{}}");
+        assertThat(PLAIN.writeValueAsString(tree))
+                .isEqualTo("{\"f:spec\":" + PLAIN.writeValueAsString(expected.get("f:spec")) + ",\"f:status\":{}}");
     }
 
     @Test
     void standardFieldsV1CanBeChangedBeforeItWasEverRead() throws Exception {
-        io.fabric8.kubernetes.api.model.FieldsV1 fields = Decoding.standard().mapper().readValue(pod(2), Pod.class)
-                .getMetadata().getManagedFields().get(0).getFieldsV1();
+        io.fabric8.kubernetes.api.model.FieldsV1 fields = Decoding.standard()
+                .mapper()
+                .readValue(pod(2), Pod.class)
+                .getMetadata()
+                .getManagedFields()
+                .get(0)
+                .getFieldsV1();
         fields.setAdditionalProperty("f:extra", java.util.Map.of());
         assertThat(fields.getAdditionalProperties().keySet()).containsExactly("f:metadata", "f:spec", "f:extra");
-        tools.jackson.databind.node.ObjectNode withEmptyTree = (tools.jackson.databind.node.ObjectNode) PLAIN.readTree(pod(2));
-        ((tools.jackson.databind.node.ObjectNode) withEmptyTree.get("metadata").get("managedFields").get(0))
+        tools.jackson.databind.node.ObjectNode withEmptyTree =
+                (tools.jackson.databind.node.ObjectNode) PLAIN.readTree(pod(2));
+        ((tools.jackson.databind.node.ObjectNode)
+                        withEmptyTree.get("metadata").get("managedFields").get(0))
                 .putObject("fieldsV1");
         Pod empty = Decoding.standard().mapper().treeToValue(withEmptyTree, Pod.class);
-        assertThat(empty.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties()).isEmpty();
+        assertThat(empty.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties())
+                .isEmpty();
     }
 
     @Test
     void standardFieldsV1IsParsedOnceWhenManyThreadsReadItFirst() throws Exception {
         Pod plain = PLAIN.readValue(pod(3), Pod.class);
         for (int round = 0; round < 20; round++) {
-            java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(3), Pod.class)
-                    .getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
+            java.util.Map<String, Object> tree = Decoding.standard()
+                    .mapper()
+                    .readValue(pod(3), Pod.class)
+                    .getMetadata()
+                    .getManagedFields()
+                    .get(0)
+                    .getFieldsV1()
+                    .getAdditionalProperties();
             java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(4);
             List<java.util.concurrent.Future<Object>> seen = new java.util.ArrayList<>();
             try (var threads = java.util.concurrent.Executors.newFixedThreadPool(4)) {
@@ -223,11 +254,16 @@ class DecodingTest {
                     }));
                 }
                 for (var f : seen) {
-                    assertThat(f.get(10, java.util.concurrent.TimeUnit.SECONDS)).isSameAs(seen.get(0).get());
+                    assertThat(f.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                            .isSameAs(seen.get(0).get());
                 }
             }
-            assertThat(tree).isEqualTo(plain.getMetadata().getManagedFields().get(0).getFieldsV1()
-                    .getAdditionalProperties());
+            assertThat(tree)
+                    .isEqualTo(plain.getMetadata()
+                            .getManagedFields()
+                            .get(0)
+                            .getFieldsV1()
+                            .getAdditionalProperties());
         }
     }
 
@@ -235,20 +271,27 @@ class DecodingTest {
     @MethodSource("decodings")
     void aBodyCutShortInsideACapturedValueLeavesLaterDecodingIntact(Decoding decoding) throws Exception {
         String whole = pod(8);
-        for (String cut : List.of(whole.substring(0, whole.indexOf("\"f:tier\"")), // inside fieldsV1
-                whole.substring(0, whole.indexOf("\"daemon off;\"")))) {           // inside a container
+        for (String cut : List.of(
+                whole.substring(0, whole.indexOf("\"f:tier\"")), // inside fieldsV1
+                whole.substring(0, whole.indexOf("\"daemon off;\"")))) { // inside a container
             assertThatThrownBy(() -> decoding.mapper().readValue(cut, Pod.class))
                     .isInstanceOf(tools.jackson.core.JacksonException.class);
             Pod after = decoding.mapper().readValue(pod(9), Pod.class);
-            assertThat(PLAIN.writeValueAsString(after)).isEqualTo(PLAIN.writeValueAsString(
-                    PLAIN.readValue(pod(9), Pod.class)));
+            assertThat(PLAIN.writeValueAsString(after))
+                    .isEqualTo(PLAIN.writeValueAsString(PLAIN.readValue(pod(9), Pod.class)));
         }
     }
 
     @Test
     void standardFieldsV1SerializesAsAPlainMap() throws Exception {
-        java.util.Map<String, Object> tree = Decoding.standard().mapper().readValue(pod(4), Pod.class).getMetadata()
-                .getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
+        java.util.Map<String, Object> tree = Decoding.standard()
+                .mapper()
+                .readValue(pod(4), Pod.class)
+                .getMetadata()
+                .getManagedFields()
+                .get(0)
+                .getFieldsV1()
+                .getAdditionalProperties();
         var bytes = new java.io.ByteArrayOutputStream();
         try (var out = new java.io.ObjectOutputStream(bytes)) {
             out.writeObject(tree);
@@ -273,17 +316,19 @@ class DecodingTest {
 
     @Test
     void genericResourcesRoundTrip() throws Exception {
-        GenericKubernetesResource compact = Decoding.compact().mapper().readValue(pod(7),
-                GenericKubernetesResource.class);
+        GenericKubernetesResource compact =
+                Decoding.compact().mapper().readValue(pod(7), GenericKubernetesResource.class);
         assertThat(PLAIN.readTree(PLAIN.writeValueAsString(compact))).isEqualTo(PLAIN.readTree(pod(7)));
-        assertThat(PLAIN.writeValueAsString(compact)).isEqualTo(PLAIN.writeValueAsString(
-                Decoding.standard().mapper().readValue(pod(7), GenericKubernetesResource.class)));
+        assertThat(PLAIN.writeValueAsString(compact))
+                .isEqualTo(PLAIN.writeValueAsString(
+                        Decoding.standard().mapper().readValue(pod(7), GenericKubernetesResource.class)));
     }
 
     @Test
     void variantsAreBuiltOnceAndCompare() {
         assertThat(Decoding.compact()).isSameAs(Decoding.compact());
-        assertThat(Decoding.compact().withoutManagedFields()).isSameAs(Decoding.compact().withoutManagedFields());
+        assertThat(Decoding.compact().withoutManagedFields())
+                .isSameAs(Decoding.compact().withoutManagedFields());
         assertThat(Decoding.standard()).isNotEqualTo(Decoding.compact());
         assertThat(Decoding.standard().toString()).isEqualTo("Decoding{standard}");
         assertThat(new HashMap<>(java.util.Map.of(Decoding.compact(), 1))).containsKey(Decoding.compact());

@@ -28,12 +28,23 @@ class DeferredBeansTest {
 
     /** Jackson as it comes: every deserializer of the graph built up front. */
     private static final JsonMapper EAGER = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
     private static final int MAX_DEPTH = 12;
 
     static Stream<Class<?>> roots() {
-        return Stream.of(Pod.class, PodList.class, ReplicationController.class, Service.class, Endpoints.class,
-                Node.class, PersistentVolume.class, PersistentVolumeClaim.class, ResourceQuota.class, Event.class);
+        return Stream.of(
+                Pod.class,
+                PodList.class,
+                ReplicationController.class,
+                Service.class,
+                Endpoints.class,
+                Node.class,
+                PersistentVolume.class,
+                PersistentVolumeClaim.class,
+                ResourceQuota.class,
+                Event.class);
     }
 
     @ParameterizedTest
@@ -55,7 +66,8 @@ class DeferredBeansTest {
         String expected = EAGER.writeValueAsString(eager);
         for (Decoding decoding : new Decoding[] {Decoding.standard(), Decoding.compact()}) {
             Object decoded = decoding.mapper().readValue(json, root);
-            assertThat(EAGER.writeValueAsString(decoded)).as("%s, %s", root.getSimpleName(), decoding)
+            assertThat(EAGER.writeValueAsString(decoded))
+                    .as("%s, %s", root.getSimpleName(), decoding)
                     .isEqualTo(expected);
             assertThat(decoded).as("%s, %s", root.getSimpleName(), decoding).isEqualTo(eager);
         }

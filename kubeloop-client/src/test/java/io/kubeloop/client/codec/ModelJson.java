@@ -53,15 +53,17 @@ final class ModelJson {
                 if (name == null || Modifier.isStatic(field.getModifiers())) {
                     continue;
                 }
-                JsonNode value = nulls && path.size() > 1 ? NODES.nullNode()
-                        : value(field.getGenericType(), path);
+                JsonNode value = nulls && path.size() > 1 ? NODES.nullNode() : value(field.getGenericType(), path);
                 if (value != null) {
                     object.set(name.value(), value);
                 }
             }
         }
         if (unknowns) {
-            object.set("zzUnknown", NODES.objectNode().set("a", NODES.arrayNode().add(1).add("x").addNull()));
+            object.set(
+                    "zzUnknown",
+                    NODES.objectNode()
+                            .set("a", NODES.arrayNode().add(1).add("x").addNull()));
             object.putNull("zzUnknownNull");
         }
         path.pop();
@@ -109,8 +111,12 @@ final class ModelJson {
         if (c == Object.class) {
             return NODES.objectNode().set("any", NODES.arrayNode().add(1).add("x"));
         }
-        if (c.getName().startsWith("io.fabric8.kubernetes.api.model.") && !c.isInterface() && !c.isEnum()
-                && !Modifier.isAbstract(c.getModifiers()) && !path.contains(c) && path.size() < maxDepth) {
+        if (c.getName().startsWith("io.fabric8.kubernetes.api.model.")
+                && !c.isInterface()
+                && !c.isEnum()
+                && !Modifier.isAbstract(c.getModifiers())
+                && !path.contains(c)
+                && path.size() < maxDepth) {
             return filled(c, path);
         }
         return null;

@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 class RawInputTest {
 
     private static final JsonMapper JACKSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     @ParameterizedTest
     @ValueSource(ints = {1, 3, 7, 100, 8191, 65536})
@@ -42,7 +43,8 @@ class RawInputTest {
         json[2] = (byte) 0xBF;
         System.arraycopy(body, 0, json, 3, body.length);
         for (Decoding decoding : new Decoding[] {Decoding.standard(), Decoding.compact()}) {
-            assertSame(decoding.mapper().readValue(new Trickle(json, 5, 7), Pod.class),
+            assertSame(
+                    decoding.mapper().readValue(new Trickle(json, 5, 7), Pod.class),
                     JACKSON.readValue(body, Pod.class));
         }
     }
@@ -66,7 +68,9 @@ class RawInputTest {
         for (int k = 0; k < 300 + i * 37; k++) {
             fields.append(k == 0 ? "" : ",").append("\"f:k").append(k).append("\\u003c\\u00e9\":{}");
         }
-        fields.append("}}, \"f:status\":{\"f:podIP\":{}, \"k:{\\\"ip\\\":\\\"10.0.0.").append(i).append("\\\"}\":{\".\":{}}}}");
+        fields.append("}}, \"f:status\":{\"f:podIP\":{}, \"k:{\\\"ip\\\":\\\"10.0.0.")
+                .append(i)
+                .append("\\\"}\":{\".\":{}}}}");
         return "{\"metadata\":{\"name\":\"p" + i + "\",\"namespace\":\"ns\",\"labels\":{\"app\":\"w\u00e9b\"},"
                 + "\"managedFields\":[{\"manager\":\"kubelet\",\"operation\":\"Update\",\"fieldsType\":\"FieldsV1\","
                 + "\"fieldsV1\":" + fields + "},{\"manager\":\"m\",\"fieldsV1\":{}}]},"

@@ -67,14 +67,20 @@ class ClientCertificateAndTlsTest {
             out.add(new KeyCase("EC " + curve[0] + " PKCS#8", TestPki.pkcs8(ec.getPrivate()), TestPki.pem(cert), cn));
             out.add(new KeyCase("EC " + curve[0] + " SEC1", TestPki.sec1(ec, curve[1]), TestPki.pem(cert), cn));
             // openssl ecparam -genkey writes an EC PARAMETERS block before the key
-            out.add(new KeyCase("EC " + curve[0] + " SEC1 after EC PARAMETERS",
-                    TestPki.pem("EC PARAMETERS", TestPki.oid(curve[1])) + TestPki.sec1(ec, curve[1]), TestPki.pem(cert), cn));
+            out.add(new KeyCase(
+                    "EC " + curve[0] + " SEC1 after EC PARAMETERS",
+                    TestPki.pem("EC PARAMETERS", TestPki.oid(curve[1])) + TestPki.sec1(ec, curve[1]),
+                    TestPki.pem(cert),
+                    cn));
         }
         KeyPair ed = TestPki.ed25519();
         X509Certificate edCert = TestPki.selfSigned(ed, "ed-user", List.of(), List.of());
         out.add(new KeyCase("Ed25519 PKCS#8", TestPki.pkcs8(ed.getPrivate()), TestPki.pem(edCert), "ed-user"));
-        out.add(new KeyCase("RSA PKCS#1 with CRLF line ends", TestPki.pkcs1(rsa.getPrivate()).replace("\n", "\r\n"),
-                TestPki.pem(rsaCert).replace("\n", "\r\n"), "rsa-user"));
+        out.add(new KeyCase(
+                "RSA PKCS#1 with CRLF line ends",
+                TestPki.pkcs1(rsa.getPrivate()).replace("\n", "\r\n"),
+                TestPki.pem(rsaCert).replace("\n", "\r\n"),
+                "rsa-user"));
         return List.copyOf(out);
     }
 
@@ -85,19 +91,28 @@ class ClientCertificateAndTlsTest {
     @ParameterizedTest(name = "{0} via builder")
     @MethodSource("keyCases")
     void builderClientCertificateIsShownInTheHandshake(KeyCase k) throws Exception {
-        ClientConfig config = ClientConfig.builder().server(server.url("127.0.0.1")).certificateAuthorityPem(server.caPem())
-                .clientCertificate(k.certPem(), k.keyPem()).build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .certificateAuthorityPem(server.caPem())
+                .clientCertificate(k.certPem(), k.keyPem())
+                .build();
         assertThat(TlsTestServer.call(config)).isEqualTo("client=CN=" + k.cn() + " auth=none");
-        assertThat(config.toString()).contains("client certificate CN=" + k.cn()).doesNotContain(body(k.keyPem()));
+        assertThat(config.toString())
+                .contains("client certificate CN=" + k.cn())
+                .doesNotContain(body(k.keyPem()));
     }
 
     @ParameterizedTest(name = "{0} via kubeconfig -data")
     @MethodSource("keyCases")
     void kubeconfigDataClientCertificate(KeyCase k, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("config");
-        Files.writeString(file, Kubeconfigs.single(server.url("127.0.0.1").toString(),
-                "    certificate-authority-data: " + b64(server.caPem()) + "\n",
-                "    client-certificate-data: " + b64(k.certPem()) + "\n    client-key-data: " + b64(k.keyPem()) + "\n"));
+        Files.writeString(
+                file,
+                Kubeconfigs.single(
+                        server.url("127.0.0.1").toString(),
+                        "    certificate-authority-data: " + b64(server.caPem()) + "\n",
+                        "    client-certificate-data: " + b64(k.certPem()) + "\n    client-key-data: " + b64(k.keyPem())
+                                + "\n"));
         ClientConfig config = ClientConfig.fromKubeconfig(file);
         assertThat(TlsTestServer.call(config)).isEqualTo("client=CN=" + k.cn() + " auth=none");
     }
@@ -110,47 +125,69 @@ class ClientCertificateAndTlsTest {
         Files.writeString(sub.resolve("client.crt"), k.certPem());
         Files.writeString(sub.resolve("client.key"), k.keyPem());
         Path file = dir.resolve("kube/config");
-        Files.writeString(file, Kubeconfigs.single(server.url("localhost").toString(),
-                "    certificate-authority: pki/ca.crt\n",
-                "    client-certificate: pki/client.crt\n    client-key: ./pki/../pki/client.key\n"));
+        Files.writeString(
+                file,
+                Kubeconfigs.single(
+                        server.url("localhost").toString(),
+                        "    certificate-authority: pki/ca.crt\n",
+                        "    client-certificate: pki/client.crt\n    client-key: ./pki/../pki/client.key\n"));
         // loaded from another working directory's point of view: paths resolve against the file's folder
-        ClientConfig config = ConfigLoader.of(Map.of("KUBECONFIG", file.toString()), dir, dir.resolve("none"),
-                io.kubeloop.clock.Clock.system()).kubeconfig(null, null);
+        ClientConfig config = ConfigLoader.of(
+                        Map.of("KUBECONFIG", file.toString()),
+                        dir,
+                        dir.resolve("none"),
+                        io.kubeloop.clock.Clock.system())
+                .kubeconfig(null, null);
         assertThat(TlsTestServer.call(config)).isEqualTo("client=CN=" + k.cn() + " auth=none");
     }
 
     @Test
     void withoutClientCertificateTheServerSeesNone() throws Exception {
-        ClientConfig config = ClientConfig.builder().server(server.url("127.0.0.1")).certificateAuthorityPem(server.caPem())
-                .token("tok-123").build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .certificateAuthorityPem(server.caPem())
+                .token("tok-123")
+                .build();
         assertThat(TlsTestServer.call(config)).isEqualTo("client=none auth=Bearer tok-123");
     }
 
     @Test
     void verificationIsOnByDefault() {
-        ClientConfig config = ClientConfig.builder().server(server.url("127.0.0.1")).build(); // JVM roots only
+        ClientConfig config =
+                ClientConfig.builder().server(server.url("127.0.0.1")).build(); // JVM roots only
         assertThat(config.insecureSkipTlsVerify()).isFalse();
         assertThatThrownBy(() -> TlsTestServer.call(config)).isInstanceOf(SSLHandshakeException.class);
     }
 
     @Test
     void insecureSkipTlsVerifyTrustsAnyServer() throws Exception {
-        ClientConfig config = ClientConfig.builder().server(server.url("127.0.0.1")).insecureSkipTlsVerify(true).build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .insecureSkipTlsVerify(true)
+                .build();
         assertThat(TlsTestServer.call(config)).startsWith("client=none");
         assertThat(config.toString()).contains("insecure-skip-tls-verify");
     }
 
     @Test
     void tlsServerNameIsWhatTheCertificateIsCheckedAgainst() throws Exception {
-        ClientConfig good = ClientConfig.builder().server(server.url("127.0.0.1")).certificateAuthorityPem(server.caPem())
-                .tlsServerName("kube.example").build();
+        ClientConfig good = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .certificateAuthorityPem(server.caPem())
+                .tlsServerName("kube.example")
+                .build();
         assertThat(TlsTestServer.call(good)).startsWith("client=none");
         // the URI host (127.0.0.1) is in the certificate, but tls-server-name is not: refused
-        ClientConfig bad = ClientConfig.builder().server(server.url("127.0.0.1")).certificateAuthorityPem(server.caPem())
-                .tlsServerName("other.example").build();
+        ClientConfig bad = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .certificateAuthorityPem(server.caPem())
+                .tlsServerName("other.example")
+                .build();
         assertThatThrownBy(() -> TlsTestServer.call(bad)).isInstanceOf(SSLHandshakeException.class);
         // and the chain is still checked: an untrusted server with the right name is refused
-        ClientConfig untrusted = ClientConfig.builder().server(server.url("127.0.0.1")).tlsServerName("kube.example")
+        ClientConfig untrusted = ClientConfig.builder()
+                .server(server.url("127.0.0.1"))
+                .tlsServerName("kube.example")
                 .build();
         assertThatThrownBy(() -> TlsTestServer.call(untrusted)).isInstanceOf(SSLHandshakeException.class);
     }
@@ -159,18 +196,23 @@ class ClientCertificateAndTlsTest {
     void kubeconfigTlsServerNameAndInsecure(@TempDir Path dir) throws Exception {
         String url = server.url("127.0.0.1").toString();
         String ca = "    certificate-authority-data: " + b64(server.caPem()) + "\n";
-        Path good = Files.writeString(dir.resolve("good"), Kubeconfigs.single(url, ca + "    tls-server-name: kube.example\n", ""));
+        Path good = Files.writeString(
+                dir.resolve("good"), Kubeconfigs.single(url, ca + "    tls-server-name: kube.example\n", ""));
         ClientConfig c = ClientConfig.fromKubeconfig(good);
         assertThat(c.tlsServerName()).contains("kube.example");
         assertThat(TlsTestServer.call(c)).startsWith("client=none");
-        Path bad = Files.writeString(dir.resolve("bad"), Kubeconfigs.single(url, ca + "    tls-server-name: other.example\n", ""));
-        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(bad))).isInstanceOf(SSLHandshakeException.class);
-        Path insecure = Files.writeString(dir.resolve("insecure"), Kubeconfigs.single(url, "    insecure-skip-tls-verify: true\n", ""));
+        Path bad = Files.writeString(
+                dir.resolve("bad"), Kubeconfigs.single(url, ca + "    tls-server-name: other.example\n", ""));
+        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(bad)))
+                .isInstanceOf(SSLHandshakeException.class);
+        Path insecure = Files.writeString(
+                dir.resolve("insecure"), Kubeconfigs.single(url, "    insecure-skip-tls-verify: true\n", ""));
         ClientConfig i = ClientConfig.fromKubeconfig(insecure);
         assertThat(i.insecureSkipTlsVerify()).isTrue();
         assertThat(TlsTestServer.call(i)).startsWith("client=none");
         Path none = Files.writeString(dir.resolve("none"), Kubeconfigs.single(url, "", ""));
-        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(none))).isInstanceOf(SSLHandshakeException.class);
+        assertThatThrownBy(() -> TlsTestServer.call(ClientConfig.fromKubeconfig(none)))
+                .isInstanceOf(SSLHandshakeException.class);
     }
 
     @Test
@@ -193,39 +235,85 @@ class ClientCertificateAndTlsTest {
         KeyCase k = keys().get(2);
         String encrypted = "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n"
                 + body(k.keyPem()) + "\n-----END EC PRIVATE KEY-----\n";
-        assertError(() -> ClientConfig.builder().server("https://x").clientCertificate(k.certPem(), encrypted).build(),
-                "client-key-data", "encrypted", k.keyPem());
-        assertError(() -> ClientConfig.builder().server("https://x")
-                        .clientCertificate(k.certPem(), TestPki.pem("ENCRYPTED PRIVATE KEY", new byte[] {0x30, 0})).build(),
-                "client-key-data", "ENCRYPTED PRIVATE KEY", k.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), encrypted)
+                        .build(),
+                "client-key-data",
+                "encrypted",
+                k.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), TestPki.pem("ENCRYPTED PRIVATE KEY", new byte[] {0x30, 0}))
+                        .build(),
+                "client-key-data",
+                "ENCRYPTED PRIVATE KEY",
+                k.keyPem());
     }
 
     @Test
     void unreadableKeysNameTheField() {
         KeyCase k = keys().get(2);
         byte[] secretBytes = "top-secret-key-material".getBytes(StandardCharsets.US_ASCII);
-        assertError(() -> ClientConfig.builder().server("https://x")
-                        .clientCertificate(k.certPem(), TestPki.pem("EC PRIVATE KEY", secretBytes)).build(),
-                "client-key-data", "EC PRIVATE KEY cannot be read", "top-secret");
-        assertError(() -> ClientConfig.builder().server("https://x")
-                        .clientCertificate(k.certPem(), TestPki.pem("RSA PRIVATE KEY", TestPki.seq(TestPki.integer(
-                                java.math.BigInteger.ZERO)))).build(),
-                "client-key-data", "PKCS#1", k.keyPem());
-        assertError(() -> ClientConfig.builder().server("https://x").clientCertificate(k.certPem(), "not a key at all")
-                .build(), "client-key-data", "not PEM", "not a key at all");
-        assertError(() -> ClientConfig.builder().server("https://x").clientCertificate(k.certPem(), k.certPem()).build(),
-                "client-key-data", "no PEM private key block", body(k.certPem()));
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), TestPki.pem("EC PRIVATE KEY", secretBytes))
+                        .build(),
+                "client-key-data",
+                "EC PRIVATE KEY cannot be read",
+                "top-secret");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(
+                                k.certPem(),
+                                TestPki.pem("RSA PRIVATE KEY", TestPki.seq(TestPki.integer(java.math.BigInteger.ZERO))))
+                        .build(),
+                "client-key-data",
+                "PKCS#1",
+                k.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), "not a key at all")
+                        .build(),
+                "client-key-data",
+                "not PEM",
+                "not a key at all");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), k.certPem())
+                        .build(),
+                "client-key-data",
+                "no PEM private key block",
+                body(k.certPem()));
         // a DSA-like unknown algorithm in a PKCS#8 envelope
-        byte[] unknown = TestPki.seq(TestPki.integer(java.math.BigInteger.ZERO), TestPki.seq(TestPki.oid("1.2.3.4")),
+        byte[] unknown = TestPki.seq(
+                TestPki.integer(java.math.BigInteger.ZERO),
+                TestPki.seq(TestPki.oid("1.2.3.4")),
                 TestPki.tlv(4, secretBytes));
-        assertError(() -> ClientConfig.builder().server("https://x")
-                .clientCertificate(k.certPem(), TestPki.pem("PRIVATE KEY", unknown)).build(),
-                "client-key-data", "unsupported key algorithm 1.2.3.4", "top-secret");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), TestPki.pem("PRIVATE KEY", unknown))
+                        .build(),
+                "client-key-data",
+                "unsupported key algorithm 1.2.3.4",
+                "top-secret");
         // SEC 1 without its curve
         byte[] noCurve = TestPki.seq(TestPki.integer(java.math.BigInteger.ONE), TestPki.tlv(4, new byte[32]));
-        assertError(() -> ClientConfig.builder().server("https://x")
-                .clientCertificate(k.certPem(), TestPki.pem("EC PRIVATE KEY", noCurve)).build(),
-                "client-key-data", "names no curve", k.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(k.certPem(), TestPki.pem("EC PRIVATE KEY", noCurve))
+                        .build(),
+                "client-key-data",
+                "names no curve",
+                k.keyPem());
     }
 
     @Test
@@ -233,33 +321,77 @@ class ClientCertificateAndTlsTest {
         List<KeyCase> all = keys();
         KeyCase rsa = all.get(0);
         KeyCase ec = all.get(2);
-        assertError(() -> ClientConfig.builder().server("https://x").clientCertificate(rsa.certPem(), ec.keyPem()).build(),
-                "client-key-data", "does not match", ec.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(rsa.certPem(), ec.keyPem())
+                        .build(),
+                "client-key-data",
+                "does not match",
+                ec.keyPem());
         KeyCase otherEc = all.get(5); // the P-384 key
-        assertError(() -> ClientConfig.builder().server("https://x").clientCertificate(ec.certPem(), otherEc.keyPem())
-                .build(), "client-key-data", "does not match", otherEc.keyPem());
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .clientCertificate(ec.certPem(), otherEc.keyPem())
+                        .build(),
+                "client-key-data",
+                "does not match",
+                otherEc.keyPem());
     }
 
     @Test
     void aCaThatIsNotPemIsAnError(@TempDir Path dir) throws Exception {
-        assertError(() -> ClientConfig.builder().server("https://x").certificateAuthorityPem("MIIB-not-pem").build(),
-                "certificate-authority-data", "not PEM", "MIIB-not-pem");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .certificateAuthorityPem("MIIB-not-pem")
+                        .build(),
+                "certificate-authority-data",
+                "not PEM",
+                "MIIB-not-pem");
         Path ca = Files.writeString(dir.resolve("ca.der"), "garbage");
-        assertError(() -> ClientConfig.builder().server("https://x").certificateAuthority(ca).build(),
-                "certificate-authority " + ca, "not PEM", "garbage");
-        assertError(() -> ClientConfig.builder().server("https://x")
-                        .certificateAuthorityPem(TestPki.pem("CERTIFICATE", "not-a-cert".getBytes())).build(),
-                "certificate-authority-data", "not a valid X.509 certificate", "not-a-cert");
-        assertError(() -> ClientConfig.builder().server("https://x").certificateAuthority(dir.resolve("missing.crt"))
-                .build(), "missing.crt", "no such file", "\u0000");
-        assertError(() -> ClientConfig.builder().server("https://x").certificateAuthorityPem(server.caPem())
-                .insecureSkipTlsVerify(true).build(), "certificate-authority-data", "cannot both be set", "\u0000");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .certificateAuthority(ca)
+                        .build(),
+                "certificate-authority " + ca,
+                "not PEM",
+                "garbage");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .certificateAuthorityPem(TestPki.pem("CERTIFICATE", "not-a-cert".getBytes()))
+                        .build(),
+                "certificate-authority-data",
+                "not a valid X.509 certificate",
+                "not-a-cert");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .certificateAuthority(dir.resolve("missing.crt"))
+                        .build(),
+                "missing.crt",
+                "no such file",
+                "\u0000");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .certificateAuthorityPem(server.caPem())
+                        .insecureSkipTlsVerify(true)
+                        .build(),
+                "certificate-authority-data",
+                "cannot both be set",
+                "\u0000");
     }
 
-    static void assertError(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field, String problem,
-            String secret) {
-        assertThatThrownBy(call).isInstanceOf(ConfigException.class)
-                .hasMessageContaining(field).hasMessageContaining(problem)
+    static void assertError(
+            org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field, String problem, String secret) {
+        assertThatThrownBy(call)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(field)
+                .hasMessageContaining(problem)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
     }
 

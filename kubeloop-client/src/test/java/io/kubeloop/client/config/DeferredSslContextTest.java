@@ -36,7 +36,8 @@ class DeferredSslContextTest {
             attempts.incrementAndGet();
             throw new IllegalStateException("cannot set up TLS: KeyStoreException");
         });
-        assertThatThrownBy(deferred::createSSLEngine).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(deferred::createSSLEngine)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("cannot set up TLS: KeyStoreException");
         assertThatThrownBy(deferred::getSocketFactory).isInstanceOf(IllegalStateException.class);
         assertThat(attempts).hasValue(2);
@@ -47,7 +48,8 @@ class DeferredSslContextTest {
         SSLContext deferred = new DeferredSslContext(() -> {
             throw new AssertionError("not made");
         });
-        assertThatThrownBy(() -> deferred.init(null, null, null)).isInstanceOf(KeyManagementException.class)
+        assertThatThrownBy(() -> deferred.init(null, null, null))
+                .isInstanceOf(KeyManagementException.class)
                 .hasMessageContaining("set up from the client configuration");
     }
 }

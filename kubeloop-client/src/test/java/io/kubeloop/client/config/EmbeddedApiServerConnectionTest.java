@@ -43,7 +43,11 @@ class EmbeddedApiServerConnectionTest {
 
     @BeforeAll
     static void start() {
-        server = EmbeddedApiServer.builder().tls().token("bob", BOB_TOKEN, "qa").token("carol", CAROL_TOKEN).start();
+        server = EmbeddedApiServer.builder()
+                .tls()
+                .token("bob", BOB_TOKEN, "qa")
+                .token("carol", CAROL_TOKEN)
+                .start();
     }
 
     @AfterAll
@@ -53,9 +57,13 @@ class EmbeddedApiServerConnectionTest {
 
     /** POSTs a SelfSubjectReview; returns [status code, username, groups...]. */
     static List<String> whoami(ClientConfig config) throws Exception {
-        try (HttpClient http = config.httpClientBuilder().connectTimeout(Duration.ofSeconds(10)).build()) {
-            HttpRequest.Builder req = HttpRequest.newBuilder(config.server().resolve("/apis/authentication.k8s.io/v1/selfsubjectreviews"))
-                    .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+        try (HttpClient http = config.httpClientBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .build()) {
+            HttpRequest.Builder req = HttpRequest.newBuilder(
+                            config.server().resolve("/apis/authentication.k8s.io/v1/selfsubjectreviews"))
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(
                             "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}"));
             config.credentials().authorization().ifPresent(a -> req.header("Authorization", a));
@@ -64,8 +72,8 @@ class EmbeddedApiServerConnectionTest {
                 return List.of(String.valueOf(res.statusCode()));
             }
             JsonNode user = JSON.readTree(res.body()).path("status").path("userInfo");
-            List<String> out = new java.util.ArrayList<>(List.of(String.valueOf(res.statusCode()),
-                    user.path("username").asString()));
+            List<String> out = new java.util.ArrayList<>(List.of(
+                    String.valueOf(res.statusCode()), user.path("username").asString()));
             user.path("groups").forEach(g -> out.add(g.asString()));
             return out;
         }
@@ -94,16 +102,28 @@ class EmbeddedApiServerConnectionTest {
 
     @Test
     void builderWithTokenTlsServerNameAndAWrongToken() throws Exception {
-        ClientConfig bob = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem()).token(BOB_TOKEN)
-                .tlsServerName("localhost").build();
+        ClientConfig bob = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .token(BOB_TOKEN)
+                .tlsServerName("localhost")
+                .build();
         assertThat(whoami(bob).get(1)).isEqualTo("bob");
-        ClientConfig wrong = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem())
-                .token("not-a-known-token").build();
+        ClientConfig wrong = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .token("not-a-known-token")
+                .build();
         assertThat(whoami(wrong)).containsExactly("401");
-        ClientConfig wrongName = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem())
-                .token(BOB_TOKEN).tlsServerName("kubernetes.default.svc").build();
+        ClientConfig wrongName = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .token(BOB_TOKEN)
+                .tlsServerName("kubernetes.default.svc")
+                .build();
         assertThatThrownBy(() -> whoami(wrongName)).isInstanceOf(SSLHandshakeException.class);
-        ClientConfig untrusted = ClientConfig.builder().server(server.url()).token(BOB_TOKEN).build();
+        ClientConfig untrusted =
+                ClientConfig.builder().server(server.url()).token(BOB_TOKEN).build();
         assertThatThrownBy(() -> whoami(untrusted)).isInstanceOf(SSLHandshakeException.class);
     }
 
@@ -114,8 +134,15 @@ class EmbeddedApiServerConnectionTest {
         Files.writeString(sa.resolve("namespace"), "kube-system\n");
         Path token = Files.writeString(sa.resolve("token"), BOB_TOKEN);
         Files.setLastModifiedTime(token, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
-        ConfigLoader loader = ConfigLoader.of(Map.of("KUBERNETES_SERVICE_HOST", server.url().getHost(),
-                "KUBERNETES_SERVICE_PORT", String.valueOf(server.port())), dir.resolve("home"), sa, Clock.system());
+        ConfigLoader loader = ConfigLoader.of(
+                Map.of(
+                        "KUBERNETES_SERVICE_HOST",
+                        server.url().getHost(),
+                        "KUBERNETES_SERVICE_PORT",
+                        String.valueOf(server.port())),
+                dir.resolve("home"),
+                sa,
+                Clock.system());
         ClientConfig config = loader.autodetect(); // no kubeconfig anywhere: in-cluster
         assertThat(config.namespace()).isEqualTo("kube-system");
         assertThat(whoami(config).get(1)).isEqualTo("bob");
@@ -129,18 +156,29 @@ class EmbeddedApiServerConnectionTest {
     @DisabledOnOs(OS.WINDOWS)
     void execPluginWithTheServersCertificate() throws Exception {
         // the plugin prints the client certificate and key of a kubeconfig the server minted for dave
-        JsonNode kc = tools.jackson.dataformat.yaml.YAMLMapper.builder().build()
-                .readTree(server.kubeconfigFor("dave", "ops")).path("users").get(0).path("user");
+        JsonNode kc = tools.jackson.dataformat.yaml.YAMLMapper.builder()
+                .build()
+                .readTree(server.kubeconfigFor("dave", "ops"))
+                .path("users")
+                .get(0)
+                .path("user");
         var cred = JSON.createObjectNode();
-        cred.put("apiVersion", ExecConfig.V1BETA1).put("kind", "ExecCredential").putObject("status")
-                .put("clientCertificateData", decode(kc.path("client-certificate-data").asString()))
+        cred.put("apiVersion", ExecConfig.V1BETA1)
+                .put("kind", "ExecCredential")
+                .putObject("status")
+                .put(
+                        "clientCertificateData",
+                        decode(kc.path("client-certificate-data").asString()))
                 .put("clientKeyData", decode(kc.path("client-key-data").asString()));
         Path json = Files.writeString(dir.resolve("cred.json"), cred.toString());
         Path plugin = dir.resolve("plugin.sh");
         Files.writeString(plugin, "#!/bin/sh\ncat '" + json + "'\n");
         Files.setPosixFilePermissions(plugin, PosixFilePermissions.fromString("rwx------"));
-        ClientConfig config = ClientConfig.builder().server(server.url()).certificateAuthorityPem(caPem())
-                .exec(ExecConfig.of(ExecConfig.V1BETA1, plugin.toString())).build();
+        ClientConfig config = ClientConfig.builder()
+                .server(server.url())
+                .certificateAuthorityPem(caPem())
+                .exec(ExecConfig.of(ExecConfig.V1BETA1, plugin.toString()))
+                .build();
         assertThat(whoami(config)).containsExactly("201", "dave", "ops", "system:authenticated");
     }
 

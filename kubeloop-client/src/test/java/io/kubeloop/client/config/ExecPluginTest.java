@@ -53,19 +53,31 @@ class ExecPluginTest {
     }
 
     private ClientConfig config(ExecConfig exec) {
-        return ClientConfig.builder().server("https://kube.example:6443").exec(exec).clock(clock).build();
+        return ClientConfig.builder()
+                .server("https://kube.example:6443")
+                .exec(exec)
+                .clock(clock)
+                .build();
     }
 
     private Map<String, String> env(String api, String exp) {
-        return Map.of("COUNTER", dir.resolve("count").toString(), "INFO", dir.resolve("info").toString(), "API", api,
-                "EXP", exp);
+        return Map.of(
+                "COUNTER",
+                dir.resolve("count").toString(),
+                "INFO",
+                dir.resolve("info").toString(),
+                "API",
+                api,
+                "EXP",
+                exp);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {ExecConfig.V1, ExecConfig.V1BETA1})
     void cachedUntilExpiryAndRunAgainAfterInvalidate(String api) throws Exception {
         Instant expiry = clock.now().plus(Duration.ofMinutes(10));
-        ClientConfig c = config(ExecConfig.of(api, tokenPlugin().toString(), "alice").withEnv(env(api, expiry.toString())));
+        ClientConfig c =
+                config(ExecConfig.of(api, tokenPlugin().toString(), "alice").withEnv(env(api, expiry.toString())));
         Credentials creds = c.credentials();
         assertThat(creds.authorization()).contains("Bearer tok-alice-1");
         assertThat(creds.authorization()).contains("Bearer tok-alice-1"); // cached: no second run
@@ -94,7 +106,8 @@ class ExecPluginTest {
                 printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t"}}'
                 """);
         Credentials creds = config(ExecConfig.of(ExecConfig.V1, slow.toString())
-                .withEnv(Map.of("COUNTER", dir.resolve("count").toString()))).credentials();
+                        .withEnv(Map.of("COUNTER", dir.resolve("count").toString())))
+                .credentials();
         int threads = 8;
         java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
         List<java.util.concurrent.Future<java.util.Optional<String>>> results = new java.util.ArrayList<>();
@@ -114,7 +127,8 @@ class ExecPluginTest {
 
     @Test
     void withoutExpiryTheCredentialIsKeptUntilInvalidated() throws Exception {
-        ClientConfig c = config(ExecConfig.of(ExecConfig.V1, tokenPlugin().toString(), "bob").withEnv(env(ExecConfig.V1, "")));
+        ClientConfig c = config(
+                ExecConfig.of(ExecConfig.V1, tokenPlugin().toString(), "bob").withEnv(env(ExecConfig.V1, "")));
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-1");
         clock.step(Duration.ofDays(365));
         assertThat(c.credentials().authorization()).contains("Bearer tok-bob-1");
@@ -125,8 +139,9 @@ class ExecPluginTest {
     @Test
     void provideClusterInfoAndKubeconfigEnvAndArgs() throws Exception {
         Path plugin = tokenPlugin();
-        Path kc = Files.writeString(dir.resolve("config"), Kubeconfigs.single("https://kube.example:6443",
-                "    tls-server-name: api.internal\n", """
+        Path kc = Files.writeString(
+                dir.resolve("config"),
+                Kubeconfigs.single("https://kube.example:6443", "    tls-server-name: api.internal\n", """
                     exec:
                       apiVersion: client.authentication.k8s.io/v1beta1
                       command: ./plugin.sh
@@ -137,10 +152,14 @@ class ExecPluginTest {
                       - {name: INFO, value: "%s"}
                       - {name: API, value: client.authentication.k8s.io/v1beta1}
                       - {name: EXP, value: ""}
-                """.formatted(dir.resolve("count"), dir.resolve("info"))));
+                """.formatted(
+                                dir.resolve("count"), dir.resolve("info"))));
         ClientConfig c = ClientConfig.fromKubeconfig(kc);
         assertThat(c.credentials().authorization()).contains("Bearer tok-carol-1");
-        JsonNode cluster = JsonMapper.builder().build().readTree(Files.readString(dir.resolve("info"))).path("spec")
+        JsonNode cluster = JsonMapper.builder()
+                .build()
+                .readTree(Files.readString(dir.resolve("info")))
+                .path("spec")
                 .path("cluster");
         assertThat(cluster.path("server").asString()).isEqualTo("https://kube.example:6443");
         assertThat(cluster.path("tls-server-name").asString()).isEqualTo("api.internal");
@@ -151,18 +170,20 @@ class ExecPluginTest {
     void aFailingPluginIsAnErrorWithItsStderr() throws Exception {
         Path p = script("fail.sh", "#!/bin/sh\necho 'boom: the login expired' >&2\nexit 3\n");
         ClientConfig c = config(ExecConfig.of(ExecConfig.V1, p.toString()));
-        assertError(() -> c.credentials().authorization(), "exec plugin " + p, "exited with status 3",
-                "\u0000");
+        assertError(() -> c.credentials().authorization(), "exec plugin " + p, "exited with status 3", "\u0000");
         assertThatThrownBy(() -> c.credentials().authorization()).hasMessageContaining("boom: the login expired");
     }
 
     @Test
     void stderrIsBounded() throws Exception {
-        Path p = script("noisy.sh", "#!/bin/sh\ni=0; while [ $i -lt 2000 ]; do printf 'xxxxxxxxxx' >&2; i=$((i+1)); done\nexit 1\n");
+        Path p = script(
+                "noisy.sh",
+                "#!/bin/sh\ni=0; while [ $i -lt 2000 ]; do printf 'xxxxxxxxxx' >&2; i=$((i+1)); done\nexit 1\n");
         ClientConfig c = config(ExecConfig.of(ExecConfig.V1, p.toString()));
-        assertThatThrownBy(() -> c.credentials().authorization()).isInstanceOf(ConfigException.class)
-                .satisfies(e -> assertThat(e.getMessage().length()).isBetween(ExecCredentials.STDERR_EXCERPT,
-                        ExecCredentials.STDERR_EXCERPT + 300))
+        assertThatThrownBy(() -> c.credentials().authorization())
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(e.getMessage().length())
+                        .isBetween(ExecCredentials.STDERR_EXCERPT, ExecCredentials.STDERR_EXCERPT + 300))
                 .hasMessageEndingWith("[...]");
     }
 
@@ -170,22 +191,54 @@ class ExecPluginTest {
     void badOutputIsAnErrorThatDoesNotQuoteIt() throws Exception {
         String secret = "tok-very-secret";
         Path notJson = script("notjson.sh", "#!/bin/sh\necho '" + secret + " {'\n");
-        assertError(() -> config(ExecConfig.of(ExecConfig.V1, notJson.toString())).credentials().authorization(),
-                notJson.toString(), "did not print an ExecCredential as JSON", secret);
-        Path wrongVersion = script("wrong.sh", "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
-                + "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"" + secret + "\"}}'\n");
-        assertError(() -> config(ExecConfig.of(ExecConfig.V1, wrongVersion.toString())).credentials().authorization(),
-                wrongVersion.toString(), "expected client.authentication.k8s.io/v1 as configured", secret);
-        Path empty = script("empty.sh", "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
-                + "\"kind\":\"ExecCredential\",\"status\":{}}'\n");
-        assertError(() -> config(ExecConfig.of(ExecConfig.V1, empty.toString())).credentials().authorization(),
-                empty.toString(), "neither token nor clientCertificateData", "\u0000");
-        Path badTime = script("time.sh", "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
-                + "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"" + secret + "\",\"expirationTimestamp\":\"soon\"}}'\n");
-        assertError(() -> config(ExecConfig.of(ExecConfig.V1, badTime.toString())).credentials().authorization(),
-                badTime.toString(), "expirationTimestamp is not an RFC 3339 time", secret);
-        assertError(() -> config(ExecConfig.of(ExecConfig.V1, dir.resolve("absent").toString())).credentials()
-                .authorization(), dir.resolve("absent").toString(), "cannot start", "\u0000");
+        assertError(
+                () -> config(ExecConfig.of(ExecConfig.V1, notJson.toString()))
+                        .credentials()
+                        .authorization(),
+                notJson.toString(),
+                "did not print an ExecCredential as JSON",
+                secret);
+        Path wrongVersion = script(
+                "wrong.sh",
+                "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
+                        + "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"" + secret + "\"}}'\n");
+        assertError(
+                () -> config(ExecConfig.of(ExecConfig.V1, wrongVersion.toString()))
+                        .credentials()
+                        .authorization(),
+                wrongVersion.toString(),
+                "expected client.authentication.k8s.io/v1 as configured",
+                secret);
+        Path empty = script(
+                "empty.sh",
+                "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+                        + "\"kind\":\"ExecCredential\",\"status\":{}}'\n");
+        assertError(
+                () -> config(ExecConfig.of(ExecConfig.V1, empty.toString()))
+                        .credentials()
+                        .authorization(),
+                empty.toString(),
+                "neither token nor clientCertificateData",
+                "\u0000");
+        Path badTime = script(
+                "time.sh",
+                "#!/bin/sh\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+                        + "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"" + secret
+                        + "\",\"expirationTimestamp\":\"soon\"}}'\n");
+        assertError(
+                () -> config(ExecConfig.of(ExecConfig.V1, badTime.toString()))
+                        .credentials()
+                        .authorization(),
+                badTime.toString(),
+                "expirationTimestamp is not an RFC 3339 time",
+                secret);
+        assertError(
+                () -> config(ExecConfig.of(ExecConfig.V1, dir.resolve("absent").toString()))
+                        .credentials()
+                        .authorization(),
+                dir.resolve("absent").toString(),
+                "cannot start",
+                "\u0000");
     }
 
     @Test
@@ -194,13 +247,20 @@ class ExecPluginTest {
         String cert = TestPki.pem(TestPki.selfSigned(pair, "exec-user", List.of(), List.of()));
         String key = TestPki.sec1(pair, "1.2.840.10045.3.1.7");
         var json = JsonMapper.builder().build().createObjectNode();
-        json.put("apiVersion", ExecConfig.V1).put("kind", "ExecCredential").putObject("status")
-                .put("clientCertificateData", cert).put("clientKeyData", key);
+        json.put("apiVersion", ExecConfig.V1)
+                .put("kind", "ExecCredential")
+                .putObject("status")
+                .put("clientCertificateData", cert)
+                .put("clientKeyData", key);
         Path out = Files.writeString(dir.resolve("cred.json"), json.toString());
         Path p = script("cert.sh", "#!/bin/sh\necho run >> '" + dir.resolve("runs") + "'\ncat '" + out + "'\n");
         try (TlsTestServer server = new TlsTestServer()) {
-            ClientConfig c = ClientConfig.builder().server(server.url("127.0.0.1")).certificateAuthorityPem(server.caPem())
-                    .exec(ExecConfig.of(ExecConfig.V1, p.toString())).clock(clock).build();
+            ClientConfig c = ClientConfig.builder()
+                    .server(server.url("127.0.0.1"))
+                    .certificateAuthorityPem(server.caPem())
+                    .exec(ExecConfig.of(ExecConfig.V1, p.toString()))
+                    .clock(clock)
+                    .build();
             assertThat(c.credentials().authorization()).isEmpty();
             assertThat(TlsTestServer.call(c)).isEqualTo("client=CN=exec-user auth=none");
             assertThat(Files.readAllLines(dir.resolve("runs"))).hasSize(1); // cached across the handshake

@@ -37,8 +37,8 @@ class InClusterTest {
         return ConfigLoader.of(env, dir.resolve("home"), sa, Clock.system());
     }
 
-    private static final Map<String, String> POD = Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1",
-            "KUBERNETES_SERVICE_PORT", "443");
+    private static final Map<String, String> POD =
+            Map.of("KUBERNETES_SERVICE_HOST", "10.96.0.1", "KUBERNETES_SERVICE_PORT", "443");
 
     @Test
     void serverNamespaceAndToken() throws Exception {
@@ -51,8 +51,10 @@ class InClusterTest {
 
     @Test
     void namespaceDefaultsAndIpv6Hosts() throws Exception {
-        ClientConfig c = loader(Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "6443"),
-                serviceAccount(true, true, null)).inCluster();
+        ClientConfig c = loader(
+                        Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "6443"),
+                        serviceAccount(true, true, null))
+                .inCluster();
         assertThat(c.server()).hasToString("https://[fd00::1]:6443");
         assertThat(c.namespace()).isEqualTo("default");
     }
@@ -69,10 +71,17 @@ class InClusterTest {
     void errorsNameTheVariableOrFile() throws Exception {
         Path sa = serviceAccount(true, true, null);
         assertError(() -> loader(Map.of(), sa).inCluster(), "KUBERNETES_SERVICE_HOST", "not in a cluster", "\u0000");
-        assertError(() -> loader(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), sa).inCluster(),
-                "KUBERNETES_SERVICE_PORT is not", "not in a cluster", "\u0000");
-        assertError(() -> loader(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "KUBERNETES_SERVICE_PORT", "https"), sa)
-                .inCluster(), "KUBERNETES_SERVICE_PORT", "not a port: https", "\u0000");
+        assertError(
+                () -> loader(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), sa).inCluster(),
+                "KUBERNETES_SERVICE_PORT is not",
+                "not in a cluster",
+                "\u0000");
+        assertError(
+                () -> loader(Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1", "KUBERNETES_SERVICE_PORT", "https"), sa)
+                        .inCluster(),
+                "KUBERNETES_SERVICE_PORT",
+                "not a port: https",
+                "\u0000");
         Files.delete(sa.resolve("token"));
         assertError(() -> loader(POD, sa).inCluster(), sa.resolve("token").toString(), "no such file", "\u0000");
         Files.delete(sa.resolve("ca.crt"));

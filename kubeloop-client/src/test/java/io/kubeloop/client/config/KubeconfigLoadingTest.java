@@ -85,16 +85,20 @@ class KubeconfigLoadingTest {
         assertThat(b.server()).hasToString("https://first.example:6443");
         assertThat(b.namespace()).isEqualTo("default");
         assertThat(b.credentials().authorization())
-                .contains("Basic " + Base64.getEncoder().encodeToString("bob:bob-password".getBytes(StandardCharsets.UTF_8)));
+                .contains("Basic "
+                        + Base64.getEncoder().encodeToString("bob:bob-password".getBytes(StandardCharsets.UTF_8)));
 
         ClientConfig both = l.kubeconfig(null, "both"); // the whole entry of the first file, never field by field
         assertThat(both.namespace()).isEqualTo("from-first");
         assertThat(both.credentials().authorization()).contains("Bearer alice-token");
 
-        ClientConfig reversed = loader(Map.of("KUBECONFIG", second + File.pathSeparator + first)).autodetect();
+        ClientConfig reversed = loader(Map.of("KUBECONFIG", second + File.pathSeparator + first))
+                .autodetect();
         assertThat(reversed.server()).hasToString("https://second.example:6443");
         assertThat(reversed.credentials().authorization()).get().asString().startsWith("Basic ");
-        assertThat(reversed.toString()).contains("context b").contains("basic auth user bob")
+        assertThat(reversed.toString())
+                .contains("context b")
+                .contains("basic auth user bob")
                 .doesNotContain("bob-password");
     }
 
@@ -107,7 +111,8 @@ class KubeconfigLoadingTest {
         assertThat(loader(Map.of("KUBECONFIG", second.toString())).autodetect().server())
                 .hasToString("https://second.example:6443");
         // an explicit file is read alone, whatever KUBECONFIG says
-        ClientConfig explicit = loader(Map.of("KUBECONFIG", dir.resolve("home/.kube/config").toString()))
+        ClientConfig explicit = loader(
+                        Map.of("KUBECONFIG", dir.resolve("home/.kube/config").toString()))
                 .kubeconfig(second, null);
         assertThat(explicit.server()).hasToString("https://second.example:6443");
         assertThat(explicit.toString()).contains(second.toString()).contains("context b");
@@ -133,7 +138,10 @@ class KubeconfigLoadingTest {
                       interactiveMode: Never
                 """));
         ClientConfig c = loader(Map.of()).kubeconfig(p, null);
-        assertError(() -> c.credentials().authorization(), dir.resolve("sub/bin/plugin").toString(), "cannot start",
+        assertError(
+                () -> c.credentials().authorization(),
+                dir.resolve("sub/bin/plugin").toString(),
+                "cannot start",
                 "\u0000");
     }
 
@@ -143,10 +151,16 @@ class KubeconfigLoadingTest {
     void missingFilesAndNoConfiguration() {
         Path missing = dir.resolve("nope/config");
         assertError(() -> loader(Map.of()).kubeconfig(missing, null), missing.toString(), "no such file", "\u0000");
-        assertError(() -> loader(Map.of()).autodetect(), dir.resolve("home/.kube/config").toString(),
-                "KUBERNETES_SERVICE_HOST is not set", "\u0000");
-        assertError(() -> loader(Map.of("KUBECONFIG", missing.toString())).kubeconfig(null, null),
-                missing.toString(), "none of the files in KUBECONFIG exists", "\u0000");
+        assertError(
+                () -> loader(Map.of()).autodetect(),
+                dir.resolve("home/.kube/config").toString(),
+                "KUBERNETES_SERVICE_HOST is not set",
+                "\u0000");
+        assertError(
+                () -> loader(Map.of("KUBECONFIG", missing.toString())).kubeconfig(null, null),
+                missing.toString(),
+                "none of the files in KUBECONFIG exists",
+                "\u0000");
     }
 
     @Test
@@ -169,48 +183,95 @@ class KubeconfigLoadingTest {
         ConfigLoader l = loader(Map.of("KUBECONFIG", first.toString()));
         assertError(() -> l.kubeconfig(null, "prod"), "context \"prod\" not found", "contexts: [a, both]", "\u0000");
         Path badCurrent = write("cur", FIRST.replace("current-context: a", "current-context: gone"));
-        assertError(() -> loader(Map.of()).kubeconfig(badCurrent, null), "context \"gone\" not found",
-                "current-context of " + badCurrent, "\u0000");
-        Path noCluster = write("nc", FIRST.replace("{cluster: shared, user: alice, namespace: team-a}",
-                "{cluster: elsewhere, user: alice}"));
-        assertError(() -> loader(Map.of()).kubeconfig(noCluster, null), "context \"a\"",
-                "cluster \"elsewhere\" not found", "alice-token");
-        Path noUser = write("nu", FIRST.replace("{cluster: shared, user: alice, namespace: team-a}",
-                "{cluster: shared, user: mallory}"));
-        assertError(() -> loader(Map.of()).kubeconfig(noUser, null), "context \"a\"", "user \"mallory\" not found",
+        assertError(
+                () -> loader(Map.of()).kubeconfig(badCurrent, null),
+                "context \"gone\" not found",
+                "current-context of " + badCurrent,
+                "\u0000");
+        Path noCluster = write(
+                "nc",
+                FIRST.replace(
+                        "{cluster: shared, user: alice, namespace: team-a}", "{cluster: elsewhere, user: alice}"));
+        assertError(
+                () -> loader(Map.of()).kubeconfig(noCluster, null),
+                "context \"a\"",
+                "cluster \"elsewhere\" not found",
+                "alice-token");
+        Path noUser = write(
+                "nu",
+                FIRST.replace("{cluster: shared, user: alice, namespace: team-a}", "{cluster: shared, user: mallory}"));
+        assertError(
+                () -> loader(Map.of()).kubeconfig(noUser, null),
+                "context \"a\"",
+                "user \"mallory\" not found",
                 "alice-token");
         Path noCurrent = write("none", FIRST.replace("current-context: a", ""));
-        assertError(() -> loader(Map.of()).kubeconfig(noCurrent, null), noCurrent.toString(),
-                "no current-context is set", "\u0000");
-        Path noServer = write("ns", Kubeconfigs.single("", "", "").replace("server: \n", "insecure-skip-tls-verify: true\n"));
-        assertError(() -> loader(Map.of()).kubeconfig(noServer, null), "cluster \"test\"", "server is not set", "\u0000");
+        assertError(
+                () -> loader(Map.of()).kubeconfig(noCurrent, null),
+                noCurrent.toString(),
+                "no current-context is set",
+                "\u0000");
+        Path noServer =
+                write("ns", Kubeconfigs.single("", "", "").replace("server: \n", "insecure-skip-tls-verify: true\n"));
+        assertError(
+                () -> loader(Map.of()).kubeconfig(noServer, null), "cluster \"test\"", "server is not set", "\u0000");
     }
 
     @Test
     void fieldErrorsNameTheEntryAndField() throws Exception {
         String b64 = Base64.getEncoder().encodeToString(SECRET.getBytes());
-        check(Kubeconfigs.single("https://x", "    certificate-authority: missing-ca.crt\n", ""),
-                "cluster \"test\": certificate-authority", "missing-ca.crt: no such file");
-        check(Kubeconfigs.single("https://x", "    certificate-authority: a.crt\n    certificate-authority-data: " + b64
-                + "\n", ""), "cluster \"test\"", "certificate-authority and certificate-authority-data are both set");
-        check(Kubeconfigs.single("https://x", "    certificate-authority-data: \"%%" + SECRET + "\"\n", ""),
-                "certificate-authority-data", "is not valid base64");
-        check(Kubeconfigs.single("https://x", "    certificate-authority-data: " + b64 + "\n", ""),
-                "cluster \"test\": certificate-authority-data", "not PEM");
-        check(Kubeconfigs.single("https://x", "    insecure-skip-tls-verify: maybe\n", ""),
-                "cluster \"test\"", "insecure-skip-tls-verify must be true or false");
-        check(Kubeconfigs.single("https://x", "", "    client-certificate-data: " + b64 + "\n"),
-                "user \"test\"", "client-certificate is set without client-key");
-        check(Kubeconfigs.single("https://x", "", "    client-key: key.pem\n    client-certificate: cert.pem\n"),
-                "user \"test\": client-certificate", "no such file");
-        check(Kubeconfigs.single("https://x", "", "    client-key-data: " + b64 + "\n    client-certificate-data: "
-                + b64 + "\n"), "user \"test\": client-certificate-data", "not PEM");
-        check(Kubeconfigs.single("https://x", "", "    token: " + SECRET + "\n    username: u\n    password: " + SECRET
-                + "\n"), "user \"test\"", "only one of token/tokenFile, username/password and exec");
-        check(Kubeconfigs.single("https://x", "", "    auth-provider: {name: oidc, config: {id-token: " + SECRET + "}}\n"),
-                "user \"test\"", "auth-provider plugins are not supported");
-        check(Kubeconfigs.single("https://x", "", "    tokenFile: no-token\n"), "user \"test\": tokenFile "
-                + dir.resolve("no-token"), "no such file");
+        check(
+                Kubeconfigs.single("https://x", "    certificate-authority: missing-ca.crt\n", ""),
+                "cluster \"test\": certificate-authority",
+                "missing-ca.crt: no such file");
+        check(
+                Kubeconfigs.single(
+                        "https://x",
+                        "    certificate-authority: a.crt\n    certificate-authority-data: " + b64 + "\n",
+                        ""),
+                "cluster \"test\"",
+                "certificate-authority and certificate-authority-data are both set");
+        check(
+                Kubeconfigs.single("https://x", "    certificate-authority-data: \"%%" + SECRET + "\"\n", ""),
+                "certificate-authority-data",
+                "is not valid base64");
+        check(
+                Kubeconfigs.single("https://x", "    certificate-authority-data: " + b64 + "\n", ""),
+                "cluster \"test\": certificate-authority-data",
+                "not PEM");
+        check(
+                Kubeconfigs.single("https://x", "    insecure-skip-tls-verify: maybe\n", ""),
+                "cluster \"test\"",
+                "insecure-skip-tls-verify must be true or false");
+        check(
+                Kubeconfigs.single("https://x", "", "    client-certificate-data: " + b64 + "\n"),
+                "user \"test\"",
+                "client-certificate is set without client-key");
+        check(
+                Kubeconfigs.single("https://x", "", "    client-key: key.pem\n    client-certificate: cert.pem\n"),
+                "user \"test\": client-certificate",
+                "no such file");
+        check(
+                Kubeconfigs.single(
+                        "https://x",
+                        "",
+                        "    client-key-data: " + b64 + "\n    client-certificate-data: " + b64 + "\n"),
+                "user \"test\": client-certificate-data",
+                "not PEM");
+        check(
+                Kubeconfigs.single(
+                        "https://x", "", "    token: " + SECRET + "\n    username: u\n    password: " + SECRET + "\n"),
+                "user \"test\"",
+                "only one of token/tokenFile, username/password and exec");
+        check(
+                Kubeconfigs.single(
+                        "https://x", "", "    auth-provider: {name: oidc, config: {id-token: " + SECRET + "}}\n"),
+                "user \"test\"",
+                "auth-provider plugins are not supported");
+        check(
+                Kubeconfigs.single("https://x", "", "    tokenFile: no-token\n"),
+                "user \"test\": tokenFile " + dir.resolve("no-token"),
+                "no such file");
         check(Kubeconfigs.single("https://x", "", """
                     exec:
                       apiVersion: client.authentication.k8s.io/v1
@@ -247,15 +308,20 @@ class KubeconfigLoadingTest {
         assertThat(c.toString()).contains("auth=token").doesNotContain(SECRET);
         assertThat(c.credentials().toString()).doesNotContain(SECRET);
         assertThat(c.credentials().authorization()).contains("Bearer " + SECRET);
-        ClientConfig basic = ClientConfig.builder().server("https://x").basicAuth("u", SECRET).build();
+        ClientConfig basic = ClientConfig.builder()
+                .server("https://x")
+                .basicAuth("u", SECRET)
+                .build();
         assertThat(basic.toString() + basic.credentials()).doesNotContain(SECRET);
-        ExecConfig exec = ExecConfig.of(ExecConfig.V1, "plugin", "--token=" + SECRET).withEnv(Map.of("TOKEN", SECRET));
+        ExecConfig exec =
+                ExecConfig.of(ExecConfig.V1, "plugin", "--token=" + SECRET).withEnv(Map.of("TOKEN", SECRET));
         assertThat(exec.toString()).contains("plugin").contains("TOKEN").doesNotContain(SECRET);
     }
 
     @Test
     void namespaceOverride() throws Exception {
-        ClientConfig c = ClientConfig.builder().server("https://x").namespace("ops").build();
+        ClientConfig c =
+                ClientConfig.builder().server("https://x").namespace("ops").build();
         assertThat(c.namespace()).isEqualTo("ops");
         assertThat(c.withNamespace("dev").namespace()).isEqualTo("dev");
         assertThat(c.namespace()).isEqualTo("ops");

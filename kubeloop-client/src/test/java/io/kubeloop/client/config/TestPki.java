@@ -59,8 +59,8 @@ final class TestPki {
     // ---- PEM ----
 
     static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     static String pkcs8(PrivateKey key) {
@@ -82,7 +82,10 @@ final class TestPki {
         point[0] = 4;
         System.arraycopy(fixed(pub.getW().getAffineX(), size), 0, point, 1, size);
         System.arraycopy(fixed(pub.getW().getAffineY(), size), 0, point, 1 + size, size);
-        byte[] der = seq(integer(BigInteger.ONE), tlv(0x04, fixed(key.getS(), size)), tlv(0xA0, oid(curveOid)),
+        byte[] der = seq(
+                integer(BigInteger.ONE),
+                tlv(0x04, fixed(key.getS(), size)),
+                tlv(0xA0, oid(curveOid)),
                 tlv(0xA1, bitString(point)));
         return pem("EC PRIVATE KEY", der);
     }
@@ -131,20 +134,24 @@ final class TestPki {
     static X509Certificate selfSigned(KeyPair pair, String cn, List<String> dns, List<String> ips) {
         try {
             String keyAlg = pair.getPrivate().getAlgorithm();
-            String sigAlg = switch (keyAlg) {
-                case "RSA" -> "SHA256withRSA";
-                case "EdDSA", "Ed25519" -> "Ed25519";
-                default -> "SHA256withECDSA";
-            };
-            byte[] algId = switch (sigAlg) {
-                case "SHA256withRSA" -> seq(oid("1.2.840.113549.1.1.11"), new byte[] {5, 0});
-                case "Ed25519" -> seq(oid("1.3.101.112"));
-                default -> seq(oid("1.2.840.10045.4.3.2"));
-            };
+            String sigAlg =
+                    switch (keyAlg) {
+                        case "RSA" -> "SHA256withRSA";
+                        case "EdDSA", "Ed25519" -> "Ed25519";
+                        default -> "SHA256withECDSA";
+                    };
+            byte[] algId =
+                    switch (sigAlg) {
+                        case "SHA256withRSA" -> seq(oid("1.2.840.113549.1.1.11"), new byte[] {5, 0});
+                        case "Ed25519" -> seq(oid("1.3.101.112"));
+                        default -> seq(oid("1.2.840.10045.4.3.2"));
+                    };
             byte[] name = seq(set(seq(oid("2.5.4.3"), tlv(0x0C, cn.getBytes()))));
             Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-            DateTimeFormatter utc = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
-            byte[] validity = seq(tlv(0x17, utc.format(now.minus(1, ChronoUnit.HOURS)).getBytes()),
+            DateTimeFormatter utc =
+                    DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
+            byte[] validity = seq(
+                    tlv(0x17, utc.format(now.minus(1, ChronoUnit.HOURS)).getBytes()),
                     tlv(0x17, utc.format(now.plus(1, ChronoUnit.DAYS)).getBytes()));
             List<byte[]> names = new ArrayList<>();
             for (String d : dns) {
@@ -154,14 +161,21 @@ final class TestPki {
                 names.add(tlv(0x87, InetAddress.getByName(ip).getAddress()));
             }
             byte[] san = seq(oid("2.5.29.17"), tlv(0x04, seq(names.toArray(new byte[0][]))));
-            byte[] tbs = seq(tlv(0xA0, integer(BigInteger.TWO)), integer(BigInteger.valueOf(System.nanoTime())), algId,
-                    name, validity, name, pair.getPublic().getEncoded(), tlv(0xA3, seq(san)));
+            byte[] tbs = seq(
+                    tlv(0xA0, integer(BigInteger.TWO)),
+                    integer(BigInteger.valueOf(System.nanoTime())),
+                    algId,
+                    name,
+                    validity,
+                    name,
+                    pair.getPublic().getEncoded(),
+                    tlv(0xA3, seq(san)));
             Signature s = Signature.getInstance(sigAlg);
             s.initSign(pair.getPrivate());
             s.update(tbs);
             byte[] cert = seq(tbs, algId, bitString(s.sign()));
-            return (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new java.io.ByteArrayInputStream(cert));
+            return (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(cert));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -38,7 +38,8 @@ final class TlsTestServer implements AutoCloseable {
 
     TlsTestServer() throws Exception {
         KeyPair pair = TestPki.ec("secp256r1");
-        certificate = TestPki.selfSigned(pair, "test-server", List.of("localhost", "kube.example"), List.of("127.0.0.1"));
+        certificate =
+                TestPki.selfSigned(pair, "test-server", List.of("localhost", "kube.example"), List.of("127.0.0.1"));
         KeyStore ks = KeyStore.getInstance("PKCS12");
         ks.load(null, null);
         ks.setKeyEntry("server", pair.getPrivate(), new char[0], new Certificate[] {certificate});
@@ -71,12 +72,14 @@ final class TlsTestServer implements AutoCloseable {
             String client;
             try {
                 client = ((X509Certificate) ((HttpsExchange) ex).getSSLSession().getPeerCertificates()[0])
-                        .getSubjectX500Principal().getName();
+                        .getSubjectX500Principal()
+                        .getName();
             } catch (SSLPeerUnverifiedException e) {
                 client = "none";
             }
             String auth = ex.getRequestHeaders().getFirst("Authorization");
-            byte[] body = ("client=" + client + " auth=" + (auth == null ? "none" : auth)).getBytes(StandardCharsets.UTF_8);
+            byte[] body =
+                    ("client=" + client + " auth=" + (auth == null ? "none" : auth)).getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, body.length);
             ex.getResponseBody().write(body);
             ex.close();
@@ -95,8 +98,11 @@ final class TlsTestServer implements AutoCloseable {
 
     /** GET / with a fresh HttpClient from {@code config}, its Authorization header included; the body. */
     static String call(ClientConfig config) throws Exception {
-        try (HttpClient http = config.httpClientBuilder().connectTimeout(Duration.ofSeconds(10)).build()) {
-            HttpRequest.Builder req = HttpRequest.newBuilder(config.server().resolve("/")).timeout(Duration.ofSeconds(10));
+        try (HttpClient http = config.httpClientBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .build()) {
+            HttpRequest.Builder req =
+                    HttpRequest.newBuilder(config.server().resolve("/")).timeout(Duration.ofSeconds(10));
             config.credentials().authorization().ifPresent(a -> req.header("Authorization", a));
             HttpResponse<String> res = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
             return res.body();

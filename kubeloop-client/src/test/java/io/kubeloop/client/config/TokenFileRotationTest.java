@@ -32,7 +32,11 @@ class TokenFileRotationTest {
         FileTime t1 = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
         FileTime t2 = FileTime.from(Instant.parse("2026-01-01T00:05:00Z"));
         write(file, "one", t1);
-        ClientConfig config = ClientConfig.builder().server("https://x").tokenFile(file).clock(clock).build();
+        ClientConfig config = ClientConfig.builder()
+                .server("https://x")
+                .tokenFile(file)
+                .clock(clock)
+                .build();
         Credentials creds = config.credentials();
         assertThat(creds.authorization()).contains("Bearer one");
 
@@ -60,21 +64,37 @@ class TokenFileRotationTest {
     @Test
     void missingOrEmptyTokenFileFailsAtConfigurationTime() throws Exception {
         Path missing = dir.resolve("missing");
-        assertError(() -> ClientConfig.builder().server("https://x").tokenFile(missing).build(), missing.toString(),
-                "no such file", "\u0000");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .tokenFile(missing)
+                        .build(),
+                missing.toString(),
+                "no such file",
+                "\u0000");
         Path empty = Files.writeString(dir.resolve("empty"), "  \n");
-        assertError(() -> ClientConfig.builder().server("https://x").tokenFile(empty).build(), empty.toString(),
-                "token file is empty", "\u0000");
+        assertError(
+                () -> ClientConfig.builder()
+                        .server("https://x")
+                        .tokenFile(empty)
+                        .build(),
+                empty.toString(),
+                "token file is empty",
+                "\u0000");
     }
 
     @Test
     void aTokenWinsOverATokenFileAsInKubectl() throws Exception {
         Path file = Files.writeString(dir.resolve("token"), "from-file");
-        Path kc = Files.writeString(dir.resolve("config"),
+        Path kc = Files.writeString(
+                dir.resolve("config"),
                 Kubeconfigs.single("https://x", "", "    token: inline\n    tokenFile: token\n"));
-        assertThat(ClientConfig.fromKubeconfig(kc).credentials().authorization()).contains("Bearer inline");
-        Path kc2 = Files.writeString(dir.resolve("config2"), Kubeconfigs.single("https://x", "", "    tokenFile: token\n"));
-        assertThat(ClientConfig.fromKubeconfig(kc2).credentials().authorization()).contains("Bearer from-file");
+        assertThat(ClientConfig.fromKubeconfig(kc).credentials().authorization())
+                .contains("Bearer inline");
+        Path kc2 = Files.writeString(
+                dir.resolve("config2"), Kubeconfigs.single("https://x", "", "    tokenFile: token\n"));
+        assertThat(ClientConfig.fromKubeconfig(kc2).credentials().authorization())
+                .contains("Bearer from-file");
         assertThat(file).exists();
     }
 }

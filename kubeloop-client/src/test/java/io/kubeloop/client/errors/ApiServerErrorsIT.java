@@ -50,11 +50,13 @@ class ApiServerErrorsIT {
     }
 
     /** Sends the request; a non-2xx answer is returned as the typed exception, a 2xx answer's body as JSON. */
-    private static Object call(HttpClient client, URI base, String method, String path, String body,
-            String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
+    private static Object call(HttpClient client, URI base, String method, String path, String body, String... headers)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(20))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .header("Accept", "application/json");
         if (body != null) {
             b.header("Content-Type", "application/json");
@@ -90,8 +92,9 @@ class ApiServerErrorsIT {
         assertThat(e.hasServerStatus()).isTrue();
         assertThat(e.status().getDetails().getName()).isEqualTo("missing");
         assertThat(e.status().getDetails().getKind()).isEqualTo("configmaps");
-        assertThat(e.getMessage()).isEqualTo(
-                "GET /api/v1/namespaces/default/configmaps/missing: 404 NotFound: configmaps \"missing\" not found");
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "GET /api/v1/namespaces/default/configmaps/missing: 404 NotFound: configmaps \"missing\" not found");
     }
 
     @Test
@@ -121,7 +124,8 @@ class ApiServerErrorsIT {
         assertThat(r).isExactlyInstanceOf(InvalidException.class);
         InvalidException e = (InvalidException) r;
         assertThat(e.code()).isEqualTo(422);
-        assertThat(e.causes()).isNotEmpty().allSatisfy(c -> assertThat(c.reason()).isNotEmpty());
+        assertThat(e.causes()).isNotEmpty().allSatisfy(c -> assertThat(c.reason())
+                .isNotEmpty());
         assertThat(e.causes()).anySatisfy(c -> {
             assertThat(c.field()).isEqualTo("metadata.name");
             assertThat(c.reason()).isEqualTo("FieldValueRequired");
@@ -147,8 +151,11 @@ class ApiServerErrorsIT {
 
         // A watch from there answers 200 and one ERROR event; its Status maps the same way.
         String watchPath = CONFIGMAPS + "?watch=true&resourceVersion=" + oldRv;
-        HttpResponse<InputStream> watch = http.send(HttpRequest.newBuilder(server.url().resolve(watchPath))
-                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> watch = http.send(
+                HttpRequest.newBuilder(server.url().resolve(watchPath))
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         assertThat(watch.statusCode()).isEqualTo(200);
         String line;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
@@ -170,8 +177,9 @@ class ApiServerErrorsIT {
         assertThat(r).isExactlyInstanceOf(ForbiddenException.class);
         ForbiddenException e = (ForbiddenException) r;
         assertThat(e.code()).isEqualTo(403);
-        assertThat(e.serverMessage()).isEqualTo("pods is forbidden: User \"alice\" cannot list resource \"pods\" in "
-                + "API group \"\" in the namespace \"default\"");
+        assertThat(e.serverMessage())
+                .isEqualTo("pods is forbidden: User \"alice\" cannot list resource \"pods\" in "
+                        + "API group \"\" in the namespace \"default\"");
         assertThat(e.status().getDetails().getKind()).isEqualTo("pods");
     }
 
@@ -179,7 +187,8 @@ class ApiServerErrorsIT {
     void aBadTokenIsUnauthorizedAndNoTokenAppearsInTheError() throws Exception {
         String good = "good-token-0123456789";
         String bad = "bad-token-9876543210";
-        try (EmbeddedApiServer tls = EmbeddedApiServer.builder().tls().token("bob", good).start()) {
+        try (EmbeddedApiServer tls =
+                EmbeddedApiServer.builder().tls().token("bob", good).start()) {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             trust.setCertificateEntry("kubeloop-ca", tls.certificateAuthority());
@@ -187,7 +196,10 @@ class ApiServerErrorsIT {
             tmf.init(trust);
             SSLContext ssl = SSLContext.getInstance("TLS");
             ssl.init(null, tmf.getTrustManagers(), null);
-            HttpClient https = HttpClient.newBuilder().sslContext(ssl).connectTimeout(Duration.ofSeconds(10)).build();
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(ssl)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
 
             Object r = call(https, tls.url(), "GET", CONFIGMAPS, null, "Authorization", "Bearer " + bad);
             assertThat(r).isExactlyInstanceOf(UnauthorizedException.class);
@@ -212,15 +224,19 @@ class ApiServerErrorsIT {
         assertThat(e429.retryAfterSeconds()).hasValue(2);
 
         server.faults().fail(Failure.status(503).retryAfterSeconds(3).count(1).resource("configmaps"));
-        HttpResponse<byte[]> raw = http.send(HttpRequest.newBuilder(server.url().resolve(CONFIGMAPS)).build(),
+        HttpResponse<byte[]> raw = http.send(
+                HttpRequest.newBuilder(server.url().resolve(CONFIGMAPS)).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
-        KubernetesApiException e503 = KubernetesApiException.fromResponse(raw.statusCode(), raw.headers().map(),
-                raw.body(), "GET", CONFIGMAPS);
+        KubernetesApiException e503 = KubernetesApiException.fromResponse(
+                raw.statusCode(), raw.headers().map(), raw.body(), "GET", CONFIGMAPS);
         assertThat(e503).isExactlyInstanceOf(ServiceUnavailableException.class);
         assertThat(e503.retryAfterSeconds()).hasValue(3);
-        assertThat(RetryPolicy.defaults().onResponse("GET", 1, raw.statusCode(), raw.headers().map()))
+        assertThat(RetryPolicy.defaults()
+                        .onResponse("GET", 1, raw.statusCode(), raw.headers().map()))
                 .isEqualTo(new RetryDecision.Retry(Duration.ofSeconds(3), "503 with Retry-After: 3"));
-        assertThat(RetryPolicy.defaults().onResponse("POST", 1, raw.statusCode(), raw.headers().map()).retry())
+        assertThat(RetryPolicy.defaults()
+                        .onResponse("POST", 1, raw.statusCode(), raw.headers().map())
+                        .retry())
                 .isFalse();
 
         server.faults().fail(Failure.status(500).count(1).resource("configmaps"));
@@ -228,6 +244,8 @@ class ApiServerErrorsIT {
         assertThat(r500).isExactlyInstanceOf(InternalErrorException.class);
         assertThat(((KubernetesApiException) r500).retryAfterSeconds()).isEmpty();
 
-        assertThat(call("GET", CONFIGMAPS, null)).as("the faults were counted out").isInstanceOf(JsonNode.class);
+        assertThat(call("GET", CONFIGMAPS, null))
+                .as("the faults were counted out")
+                .isInstanceOf(JsonNode.class);
     }
 }

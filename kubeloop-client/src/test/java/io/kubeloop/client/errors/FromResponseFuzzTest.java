@@ -17,10 +17,13 @@ import net.jqwik.api.constraints.IntRange;
 class FromResponseFuzzTest {
 
     @Property(tries = 2000)
-    void randomBytesNeverFailAndStayBounded(@ForAll @IntRange(min = 100, max = 599) int code,
-            @ForAll("bodies") byte[] body, @ForAll("headerValues") String contentType,
+    void randomBytesNeverFailAndStayBounded(
+            @ForAll @IntRange(min = 100, max = 599) int code,
+            @ForAll("bodies") byte[] body,
+            @ForAll("headerValues") String contentType,
             @ForAll("headerValues") String retryAfter) {
-        Map<String, List<String>> headers = Map.of("Content-Type", List.of(contentType), "Retry-After", List.of(retryAfter));
+        Map<String, List<String>> headers =
+                Map.of("Content-Type", List.of(contentType), "Retry-After", List.of(retryAfter));
         KubernetesApiException e = KubernetesApiException.fromResponse(code, headers, body, "GET", "/api/v1/pods");
 
         assertThat(e.code()).isEqualTo(code);
@@ -35,7 +38,8 @@ class FromResponseFuzzTest {
     }
 
     @Property(tries = 1000)
-    void mutatedStatusesNeverFail(@ForAll("mutatedStatuses") byte[] body, @ForAll @IntRange(min = 400, max = 599) int code) {
+    void mutatedStatusesNeverFail(
+            @ForAll("mutatedStatuses") byte[] body, @ForAll @IntRange(min = 400, max = 599) int code) {
         KubernetesApiException e = KubernetesApiException.fromResponse(code, Map.of(), body, "PUT", "/x");
         assertThat(e.code()).isEqualTo(code);
         assertThat(e.getMessage()).isNotNull();
@@ -50,17 +54,22 @@ class FromResponseFuzzTest {
     @Provide
     Arbitrary<byte[]> bodies() {
         Arbitrary<byte[]> raw = Arbitraries.bytes().array(byte[].class).ofMaxSize(3000);
-        Arbitrary<byte[]> text = Arbitraries.strings().all().ofMaxLength(3000)
-                .map(s -> s.getBytes(StandardCharsets.UTF_8));
-        Arbitrary<byte[]> big = Arbitraries.integers().between(10_000, 200_000)
-                .map(n -> ("{\"kind\":\"Status\",\"message\":\"" + "\u202e".repeat(n)).getBytes(StandardCharsets.UTF_8));
+        Arbitrary<byte[]> text =
+                Arbitraries.strings().all().ofMaxLength(3000).map(s -> s.getBytes(StandardCharsets.UTF_8));
+        Arbitrary<byte[]> big = Arbitraries.integers()
+                .between(10_000, 200_000)
+                .map(n ->
+                        ("{\"kind\":\"Status\",\"message\":\"" + "\u202e".repeat(n)).getBytes(StandardCharsets.UTF_8));
         return Arbitraries.oneOf(raw, text, big, Arbitraries.just(null), Arbitraries.just(new byte[0]));
     }
 
     @Provide
     Arbitrary<String> headerValues() {
-        return Arbitraries.oneOf(Arbitraries.strings().all().ofMaxLength(300),
-                Arbitraries.strings().numeric().ofMaxLength(30), Arbitraries.just("-1"), Arbitraries.just("1e3"));
+        return Arbitraries.oneOf(
+                Arbitraries.strings().all().ofMaxLength(300),
+                Arbitraries.strings().numeric().ofMaxLength(30),
+                Arbitraries.just("-1"),
+                Arbitraries.just("1e3"));
     }
 
     /** A real Status with a random cut, a random byte changed, or a field replaced by a random JSON value. */
@@ -73,21 +82,43 @@ class FromResponseFuzzTest {
                    {"reason":"FieldValueRequired","message":"Required value","field":"metadata.name"}]}}
                 """;
         byte[] base = status.getBytes(StandardCharsets.UTF_8);
-        Arbitrary<byte[]> cut = Arbitraries.integers().between(0, base.length)
-                .map(n -> java.util.Arrays.copyOf(base, n));
-        Arbitrary<byte[]> flipped = Combinators.combine(Arbitraries.integers().between(0, base.length - 1),
-                Arbitraries.bytes()).as((i, b) -> {
+        Arbitrary<byte[]> cut =
+                Arbitraries.integers().between(0, base.length).map(n -> java.util.Arrays.copyOf(base, n));
+        Arbitrary<byte[]> flipped = Combinators.combine(
+                        Arbitraries.integers().between(0, base.length - 1), Arbitraries.bytes())
+                .as((i, b) -> {
                     byte[] copy = base.clone();
                     copy[i] = b;
                     return copy;
                 });
-        Arbitrary<String> jsonValue = Arbitraries.of("null", "true", "-1", "2147483648", "1.5", "\"s\"", "[]", "{}",
-                "[{}]", "[null]", "{\"causes\":{}}", "\"\\u0000\"");
+        Arbitrary<String> jsonValue = Arbitraries.of(
+                "null",
+                "true",
+                "-1",
+                "2147483648",
+                "1.5",
+                "\"s\"",
+                "[]",
+                "{}",
+                "[{}]",
+                "[null]",
+                "{\"causes\":{}}",
+                "\"\\u0000\"");
         Arbitrary<byte[]> replaced = Combinators.combine(
-                Arbitraries.of("\"metadata\"", "\"message\"", "\"reason\"", "\"code\"", "\"details\"", "\"causes\"",
-                        "\"retryAfterSeconds\"", "\"continue\"", "\"field\""),
-                jsonValue).as((field, value) -> status.replaceFirst(java.util.regex.Pattern.quote(field) + ":",
-                        field + ":" + java.util.regex.Matcher.quoteReplacement(value) + ",\"was\":")
+                        Arbitraries.of(
+                                "\"metadata\"",
+                                "\"message\"",
+                                "\"reason\"",
+                                "\"code\"",
+                                "\"details\"",
+                                "\"causes\"",
+                                "\"retryAfterSeconds\"",
+                                "\"continue\"",
+                                "\"field\""),
+                        jsonValue)
+                .as((field, value) -> status.replaceFirst(
+                                java.util.regex.Pattern.quote(field) + ":",
+                                field + ":" + java.util.regex.Matcher.quoteReplacement(value) + ",\"was\":")
                         .getBytes(StandardCharsets.UTF_8));
         return Arbitraries.oneOf(cut, flipped, replaced);
     }

@@ -28,39 +28,50 @@ class JacksonVersionCheckTest {
 
     @Test
     void aPatchOrAPreReleaseOfTheBuiltMinorFits() {
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.0", "3.3.0")).isNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.7", "3.3.2")).isNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.1", "3.3.0-rc1", "3.3.4-SNAPSHOT")).isNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.0", "3.3.0"))
+                .isNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.7", "3.3.2"))
+                .isNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.1", "3.3.0-rc1", "3.3.4-SNAPSHOT"))
+                .isNull();
     }
 
     @Test
     void anotherMinorOrMajorOfEitherJarIsRefused() {
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.2.3", "3.3.0")).isNotNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.0", "3.4.0")).isNotNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "4.3.0", "4.3.0")).isNotNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.33.0", "3.33.0")).isNotNull();
-        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "(unreadable: java.lang.NoClassDefFoundError)",
-                "3.3.0")).isNotNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.2.3", "3.3.0"))
+                .isNotNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.3.0", "3.4.0"))
+                .isNotNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "4.3.0", "4.3.0"))
+                .isNotNull();
+        assertThat(JacksonVersionCheck.problem("1.0.0", "3.3.0", "3.33.0", "3.33.0"))
+                .isNotNull();
+        assertThat(JacksonVersionCheck.problem(
+                        "1.0.0", "3.3.0", "(unreadable: java.lang.NoClassDefFoundError)", "3.3.0"))
+                .isNotNull();
     }
 
     @Test
     void aBuildThatDidNotWriteItsJacksonVersionChecksNothing() {
-        assertThat(JacksonVersionCheck.problem("unknown", "unknown", "3.2.3", "2.0.0")).isNull();
+        assertThat(JacksonVersionCheck.problem("unknown", "unknown", "3.2.3", "2.0.0"))
+                .isNull();
     }
 
     @Test
     void theMessageNamesBothVersionsFoundTheOneExpectedAndTheFix() {
-        assertThat(JacksonVersionCheck.problem("1.2.0", "3.3.0", "3.2.3", "3.3.0")).isEqualTo(
-                "kubeloop 1.2.0 needs Jackson 3.3.x (it was built with 3.3.0), but the class path has jackson-core"
-                + " 3.2.3 and jackson-databind 3.3.0. Align them: import io.kubeloop:kubeloop-bom:1.2.0 in"
-                + " <dependencyManagement> (Gradle: platform(\"io.kubeloop:kubeloop-bom:1.2.0\")), or manage every"
-                + " tools.jackson artifact at 3.3.0 (tools.jackson:jackson-bom:3.3.0). To run anyway, at your own"
-                + " risk: -Dkubeloop.jacksonCheck=false.");
+        assertThat(JacksonVersionCheck.problem("1.2.0", "3.3.0", "3.2.3", "3.3.0"))
+                .isEqualTo(
+                        "kubeloop 1.2.0 needs Jackson 3.3.x (it was built with 3.3.0), but the class path has jackson-core"
+                                + " 3.2.3 and jackson-databind 3.3.0. Align them: import io.kubeloop:kubeloop-bom:1.2.0 in"
+                                + " <dependencyManagement> (Gradle: platform(\"io.kubeloop:kubeloop-bom:1.2.0\")), or manage every"
+                                + " tools.jackson artifact at 3.3.0 (tools.jackson:jackson-bom:3.3.0). To run anyway, at your own"
+                                + " risk: -Dkubeloop.jacksonCheck=false.");
     }
 
     @Test
     void theBuildWroteTheJacksonVersionOfThisClassPath() {
-        assertThat(BuildInfo.jacksonVersion()).isEqualTo(tools.jackson.core.json.PackageVersion.VERSION.toString())
+        assertThat(BuildInfo.jacksonVersion())
+                .isEqualTo(tools.jackson.core.json.PackageVersion.VERSION.toString())
                 .isEqualTo(tools.jackson.databind.cfg.PackageVersion.VERSION.toString());
         assertThatCode(JacksonVersionCheck::verify).doesNotThrowAnyException();
     }
@@ -70,7 +81,8 @@ class JacksonVersionCheckTest {
         try (URLClassLoader client = isolatedClient(null, null)) {
             Object pod = readPod(client);
             Object metadata = pod.getClass().getMethod("getMetadata").invoke(pod);
-            assertThat(metadata.getClass().getMethod("getName").invoke(metadata)).isEqualTo("p1");
+            assertThat(metadata.getClass().getMethod("getName").invoke(metadata))
+                    .isEqualTo("p1");
         }
     }
 
@@ -96,18 +108,26 @@ class JacksonVersionCheckTest {
         String expected = expectedMessage(mismatchedVersion(), mismatchedVersion());
         try (URLClassLoader client = isolatedClient(mismatched("jackson-core"), mismatched("jackson-databind"))) {
             assertThat(failure(() -> readPod(client)))
-                    .isExactlyInstanceOf(IllegalStateException.class).hasMessage(expected);
+                    .isExactlyInstanceOf(IllegalStateException.class)
+                    .hasMessage(expected);
             assertThat(failure(() -> client.loadClass("io.kubeloop.client.config.ClientConfig")
-                    .getMethod("fromKubeconfig", Path.class).invoke(null, kubeconfig)))
-                    .isExactlyInstanceOf(IllegalStateException.class).hasMessage(expected);
+                            .getMethod("fromKubeconfig", Path.class)
+                            .invoke(null, kubeconfig)))
+                    .isExactlyInstanceOf(IllegalStateException.class)
+                    .hasMessage(expected);
             assertThat(failure(() -> {
-                Class<?> configs = client.loadClass("io.kubeloop.client.config.ClientConfig");
-                Object builder = configs.getMethod("builder").invoke(null);
-                builder = builder.getClass().getMethod("server", String.class).invoke(builder, "http://127.0.0.1:1");
-                Object config = builder.getClass().getMethod("build").invoke(builder);
-                return client.loadClass("io.kubeloop.client.KubernetesClient").getMethod("create", configs)
-                        .invoke(null, config);
-            })).isExactlyInstanceOf(IllegalStateException.class).hasMessage(expected);
+                        Class<?> configs = client.loadClass("io.kubeloop.client.config.ClientConfig");
+                        Object builder = configs.getMethod("builder").invoke(null);
+                        builder = builder.getClass()
+                                .getMethod("server", String.class)
+                                .invoke(builder, "http://127.0.0.1:1");
+                        Object config = builder.getClass().getMethod("build").invoke(builder);
+                        return client.loadClass("io.kubeloop.client.KubernetesClient")
+                                .getMethod("create", configs)
+                                .invoke(null, config);
+                    }))
+                    .isExactlyInstanceOf(IllegalStateException.class)
+                    .hasMessage(expected);
         }
     }
 
@@ -144,9 +164,12 @@ class JacksonVersionCheckTest {
         Class<?> decoding = loader.loadClass("io.kubeloop.client.codec.Decoding");
         Object standard = decoding.getMethod("standard").invoke(null);
         Object mapper = decoding.getMethod("mapper").invoke(standard);
-        return mapper.getClass().getMethod("readValue", String.class, Class.class).invoke(mapper,
-                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\"}}",
-                loader.loadClass("io.fabric8.kubernetes.api.model.Pod"));
+        return mapper.getClass()
+                .getMethod("readValue", String.class, Class.class)
+                .invoke(
+                        mapper,
+                        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\"}}",
+                        loader.loadClass("io.fabric8.kubernetes.api.model.Pod"));
     }
 
     /** What a reflective call threw, unwrapped; fails the test when it threw nothing. */
@@ -174,22 +197,28 @@ class JacksonVersionCheckTest {
     private static URLClassLoader isolatedClient(Path core, Path databind) throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(BuildInfo.class.getProtectionDomain().getCodeSource().getLocation());
-        String runtime = Files.readString(Path.of(required("kubeloop.runtimeClasspath"))).strip();
+        String runtime =
+                Files.readString(Path.of(required("kubeloop.runtimeClasspath"))).strip();
         for (String entry : runtime.split(Pattern.quote(File.pathSeparator))) {
             Path p = Path.of(entry);
             String name = p.getFileName().toString();
-            if (core != null && name.startsWith("jackson-core-") && CORE_OR_DATABIND.matcher(name).matches()) {
+            if (core != null
+                    && name.startsWith("jackson-core-")
+                    && CORE_OR_DATABIND.matcher(name).matches()) {
                 p = core;
-            } else if (databind != null && name.startsWith("jackson-databind-")
+            } else if (databind != null
+                    && name.startsWith("jackson-databind-")
                     && CORE_OR_DATABIND.matcher(name).matches()) {
                 p = databind;
             }
             urls.add(p.toUri().toURL());
         }
-        assertThat(urls).as("the Jackson jars were swapped").filteredOn(u -> u.getPath().contains("/jackson-"
-                + mismatchedVersion() + "/")).hasSize((core == null ? 0 : 1) + (databind == null ? 0 : 1));
-        return new URLClassLoader("isolated-kubeloop-client", urls.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader());
+        assertThat(urls)
+                .as("the Jackson jars were swapped")
+                .filteredOn(u -> u.getPath().contains("/jackson-" + mismatchedVersion() + "/"))
+                .hasSize((core == null ? 0 : 1) + (databind == null ? 0 : 1));
+        return new URLClassLoader(
+                "isolated-kubeloop-client", urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
     }
 
     private static Path mismatched(String artifact) {
@@ -200,13 +229,16 @@ class JacksonVersionCheckTest {
 
     /** The other Jackson's version, from its folder's name ({@code target/jackson-3.2.3}). */
     private static String mismatchedVersion() {
-        String folder = Path.of(required("kubeloop.mismatchedJackson")).getFileName().toString();
+        String folder =
+                Path.of(required("kubeloop.mismatchedJackson")).getFileName().toString();
         return folder.substring("jackson-".length());
     }
 
     private static String required(String property) {
         String v = System.getProperty(property);
-        assertThat(v).as("system property %s (set by the pom's surefire configuration)", property).isNotBlank();
+        assertThat(v)
+                .as("system property %s (set by the pom's surefire configuration)", property)
+                .isNotBlank();
         return v;
     }
 }

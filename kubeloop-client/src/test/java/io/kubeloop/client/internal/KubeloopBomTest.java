@@ -63,14 +63,19 @@ class KubeloopBomTest {
     @Test
     void theBomCarriesNothingOfTheBuild() throws Exception {
         Element bom = pom(ROOT.resolve("kubeloop-bom/pom.xml"));
-        assertThat(child(bom, "parent")).as("a parent's dependencyManagement would be imported too").isNull();
+        assertThat(child(bom, "parent"))
+                .as("a parent's dependencyManagement would be imported too")
+                .isNull();
         assertThat(child(bom, "dependencies")).isNull();
         assertThat(child(bom, "build")).isNull();
         assertThat(text(bom, "packaging")).isEqualTo("pom");
         managed(bom).forEach((key, dependency) -> {
             assertThat(text(dependency, "scope")).as(key).isIn(null, "import");
-            assertThat(key).as("test libraries stay in kubeloop-parent")
-                    .doesNotStartWith("org.junit").doesNotStartWith("org.assertj").doesNotStartWith("net.jqwik")
+            assertThat(key)
+                    .as("test libraries stay in kubeloop-parent")
+                    .doesNotStartWith("org.junit")
+                    .doesNotStartWith("org.assertj")
+                    .doesNotStartWith("net.jqwik")
                     .doesNotStartWith("org.awaitility");
         });
         // kubeloop-parent inherits the BOM, so what users import and what kubeloop is built with are one list.

@@ -35,7 +35,9 @@ class UserAgentIT {
     @BeforeEach
     void start() {
         server = EmbeddedApiServer.builder().start();
-        transport = HttpTransport.builder(ClientConfig.builder().server(server.url().toString()).build()).build();
+        transport = HttpTransport.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .build();
     }
 
     @AfterEach
@@ -55,7 +57,8 @@ class UserAgentIT {
                 .doesNotContain("${");
         assertThat(BuildInfo.version()).isNotEqualTo("unknown");
         assertThat(BuildInfo.commit()).isEqualTo(head == null ? "unknown" : head);
-        if (System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64")) {
+        if (System.getProperty("os.name").equals("Linux")
+                && System.getProperty("os.arch").equals("amd64")) {
             assertThat(transport.userAgent()).contains(" (linux/amd64) ");
         }
     }
@@ -81,14 +84,23 @@ class UserAgentIT {
     }
 
     private String getDefaultNamespace() {
-        return transport.send("GET", "/api/v1/namespaces/default", null, null,
+        return transport.send(
+                "GET",
+                "/api/v1/namespaces/default",
+                null,
+                null,
                 in -> new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
 
     /** Requests a partition held so far, from the server's /metrics (read with another User-Agent). */
     private int heldByPartition() throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
-                .header("User-Agent", "metrics-reader").build(), HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
+                                .header("User-Agent", "metrics-reader")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         return metrics.lines()
                 .filter(l -> l.startsWith("kubeloop_apiserver_fault_affected_requests_total{fault=\"partition\""))
                 .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))

@@ -66,7 +66,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class Fabric8MockInteropIT {
 
-    enum Server { EMBEDDED, FABRIC8_MOCK }
+    enum Server {
+        EMBEDDED,
+        FABRIC8_MOCK
+    }
 
     /** Vert.x logs every request of the mock at INFO through java.util.logging; kept strongly reachable. */
     private static final Logger MOCK_LOG = Logger.getLogger("io.fabric8.mockwebserver");
@@ -80,8 +83,8 @@ class Fabric8MockInteropIT {
     static void start() {
         MOCK_LOG.setLevel(Level.WARNING);
         embedded = EmbeddedApiServer.builder().start();
-        mock = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
+        mock = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         mock.start();
         embeddedClient = clientFor(embedded.url().toString(), Duration.ofSeconds(60));
         mockClient = clientFor(mock.url("/"), Duration.ofSeconds(60));
@@ -102,8 +105,11 @@ class Fabric8MockInteropIT {
     }
 
     private static KubernetesClient clientFor(String url, Duration requestTimeout) {
-        return KubernetesClient.builder(ClientConfig.builder().server(url).namespace("default").build())
-                .rateLimiter(RateLimiter.unlimited()).requestTimeout(requestTimeout).build();
+        return KubernetesClient.builder(
+                        ClientConfig.builder().server(url).namespace("default").build())
+                .rateLimiter(RateLimiter.unlimited())
+                .requestTimeout(requestTimeout)
+                .build();
     }
 
     private static KubernetesClient client(Server server) {
@@ -114,17 +120,29 @@ class Fabric8MockInteropIT {
     private static ResourceClient<ConfigMap> configMaps(Server server, String namespace) {
         KubernetesClient client = client(server);
         client.resources(Namespace.class)
-                .create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+                .create(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build());
         return client.resources(ConfigMap.class).inNamespace(namespace);
     }
 
     private static ConfigMap configMap(String name, Map<String, String> labels) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .addToData("k", "v").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
     }
 
     private static List<String> names(ListPage<? extends HasMetadata> page) {
-        return page.items().stream().map(o -> o.getMetadata().getName()).sorted().toList();
+        return page.items().stream()
+                .map(o -> o.getMetadata().getName())
+                .sorted()
+                .toList();
     }
 
     private static ListOptions byName(String name) {
@@ -148,16 +166,28 @@ class Fabric8MockInteropIT {
         read.setData(Map.of("k", "v2"));
         ConfigMap updated = cms.update(read);
         assertThat(updated.getData()).isEqualTo(Map.of("k", "v2"));
-        assertThat(updated.getMetadata().getResourceVersion()).isNotEqualTo(read.getMetadata().getResourceVersion());
+        assertThat(updated.getMetadata().getResourceVersion())
+                .isNotEqualTo(read.getMetadata().getResourceVersion());
 
-        assertThat(cms.patch("a", PatchType.MERGE, "{\"data\":{\"m\":\"1\"}}", PatchOptions.none()).getData())
+        assertThat(cms.patch("a", PatchType.MERGE, "{\"data\":{\"m\":\"1\"}}", PatchOptions.none())
+                        .getData())
                 .isEqualTo(Map.of("k", "v2", "m", "1"));
-        assertThat(cms.patch("a", PatchType.JSON, "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"v3\"}]",
-                PatchOptions.none()).getData()).isEqualTo(Map.of("k", "v3", "m", "1"));
+        assertThat(cms.patch(
+                                "a",
+                                PatchType.JSON,
+                                "[{\"op\":\"replace\",\"path\":\"/data/k\",\"value\":\"v3\"}]",
+                                PatchOptions.none())
+                        .getData())
+                .isEqualTo(Map.of("k", "v3", "m", "1"));
 
-        assertThat(cms.delete("a")).get().extracting(c -> c.getMetadata().getName()).isEqualTo("a");
+        assertThat(cms.delete("a"))
+                .get()
+                .extracting(c -> c.getMetadata().getName())
+                .isEqualTo("a");
         assertThat(cms.list().items()).isEmpty();
-        assertThat(catchThrowableOfType(NotFoundException.class, () -> cms.delete("a")).code()).isEqualTo(404);
+        assertThat(catchThrowableOfType(NotFoundException.class, () -> cms.delete("a"))
+                        .code())
+                .isEqualTo(404);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -170,13 +200,18 @@ class Fabric8MockInteropIT {
         cms.create(configMap("d", Map.of()));
 
         assertThat(names(cms.list())).containsExactly("a", "b", "c", "d");
-        assertThat(names(cms.list(ListOptions.builder().labelSelector("app=web").build()))).containsExactly("a", "b");
-        assertThat(names(cms.list(ListOptions.builder().labelSelector("app=web,tier=front").build())))
+        assertThat(names(cms.list(ListOptions.builder().labelSelector("app=web").build())))
+                .containsExactly("a", "b");
+        assertThat(names(cms.list(ListOptions.builder()
+                        .labelSelector("app=web,tier=front")
+                        .build())))
                 .containsExactly("b");
-        assertThat(names(cms.list(ListOptions.builder().labelSelector("app!=web").build())))
+        assertThat(names(
+                        cms.list(ListOptions.builder().labelSelector("app!=web").build())))
                 .containsExactly("c", "d");
         assertThat(names(cms.list(byName("c")))).containsExactly("c");
-        assertThat(names(cms.inAnyNamespace().list(ListOptions.builder().labelSelector("app=db").build())))
+        assertThat(names(cms.inAnyNamespace()
+                        .list(ListOptions.builder().labelSelector("app=db").build())))
                 .contains("c");
     }
 
@@ -190,11 +225,16 @@ class Fabric8MockInteropIT {
         cms.update(second);
 
         first.setData(Map.of("k", "first"));
-        assertThat(catchThrowableOfType(KubernetesApiException.class, () -> cms.update(first)).code()).isEqualTo(409);
-        String stalePatch = "{\"metadata\":{\"resourceVersion\":\"" + first.getMetadata().getResourceVersion()
-                + "\"},\"data\":{\"k\":\"patched\"}}";
-        assertThat(catchThrowableOfType(KubernetesApiException.class,
-                () -> cms.patch("a", PatchType.MERGE, stalePatch, PatchOptions.none())).code()).isEqualTo(409);
+        assertThat(catchThrowableOfType(KubernetesApiException.class, () -> cms.update(first))
+                        .code())
+                .isEqualTo(409);
+        String stalePatch = "{\"metadata\":{\"resourceVersion\":\""
+                + first.getMetadata().getResourceVersion() + "\"},\"data\":{\"k\":\"patched\"}}";
+        assertThat(catchThrowableOfType(
+                                KubernetesApiException.class,
+                                () -> cms.patch("a", PatchType.MERGE, stalePatch, PatchOptions.none()))
+                        .code())
+                .isEqualTo(409);
         assertThat(cms.get("a").orElseThrow().getData()).isEqualTo(Map.of("k", "second"));
 
         // without a resourceVersion an update is unconditional on both
@@ -208,31 +248,58 @@ class Fabric8MockInteropIT {
     void typedPodAndGenericDeployment(Server server) {
         configMaps(server, "workloads");
         ResourceClient<Pod> pods = client(server).resources(Pod.class).inNamespace("workloads");
-        Pod pod = pods.create(new PodBuilder().withNewMetadata().withName("p").addToLabels("app", "web").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build());
+        Pod pod = pods.create(new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
+                .build());
         assertThat(pod.getSpec().getContainers()).extracting(c -> c.getImage()).containsExactly("busybox");
-        assertThat(pods.get("p")).get().extracting(p -> p.getMetadata().getLabels()).isEqualTo(Map.of("app", "web"));
-        assertThat(names(pods.list(ListOptions.builder().labelSelector("app=web").build()))).containsExactly("p");
+        assertThat(pods.get("p"))
+                .get()
+                .extracting(p -> p.getMetadata().getLabels())
+                .isEqualTo(Map.of("app", "web"));
+        assertThat(names(
+                        pods.list(ListOptions.builder().labelSelector("app=web").build())))
+                .containsExactly("p");
         assertThat(pods.delete("p")).isPresent();
         assertThat(pods.list().items()).isEmpty();
 
         ResourceClient<GenericKubernetesResource> deployments = client(server)
-                .genericResources("apps", "v1", "Deployment", "deployments", true).inNamespace("workloads");
+                .genericResources("apps", "v1", "Deployment", "deployments", true)
+                .inNamespace("workloads");
         GenericKubernetesResource deployment = new GenericKubernetesResource();
         deployment.setApiVersion("apps/v1");
         deployment.setKind("Deployment");
-        deployment.setMetadata(new ObjectMetaBuilder().withName("d").addToLabels("app", "web").build());
-        deployment.setAdditionalProperty("spec", Map.of("replicas", 1,
-                "selector", Map.of("matchLabels", Map.of("app", "web")),
-                "template", Map.of("metadata", Map.of("labels", Map.of("app", "web")),
-                        "spec", Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
+        deployment.setMetadata(
+                new ObjectMetaBuilder().withName("d").addToLabels("app", "web").build());
+        deployment.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "replicas",
+                        1,
+                        "selector",
+                        Map.of("matchLabels", Map.of("app", "web")),
+                        "template",
+                        Map.of(
+                                "metadata",
+                                Map.of("labels", Map.of("app", "web")),
+                                "spec",
+                                Map.of("containers", List.of(Map.of("name", "c", "image", "busybox"))))));
         GenericKubernetesResource created = deployments.create(deployment);
         assertThat(created.getKind()).isEqualTo("Deployment");
         assertThat(created.getMetadata().getUid()).isNotBlank();
-        GenericKubernetesResource patched = deployments.patch("d", PatchType.MERGE, "{\"spec\":{\"replicas\":3}}",
-                PatchOptions.none());
+        GenericKubernetesResource patched =
+                deployments.patch("d", PatchType.MERGE, "{\"spec\":{\"replicas\":3}}", PatchOptions.none());
         assertThat(patched.<Integer>get("spec", "replicas")).isEqualTo(3);
-        assertThat(deployments.list().items()).singleElement()
+        assertThat(deployments.list().items())
+                .singleElement()
                 .satisfies(d -> assertThat(d.getApiVersion()).isEqualTo("apps/v1"))
                 .satisfies(d -> assertThat(d.<Integer>get("spec", "replicas")).isEqualTo(3));
         assertThat(deployments.delete("d")).isPresent();
@@ -247,8 +314,8 @@ class Fabric8MockInteropIT {
         cms.create(configMap("b", Map.of("app", "web")));
         cms.create(configMap("c", Map.of("app", "db")));
 
-        List<ConfigMap> deleted = cms.deleteCollection(ListOptions.builder().labelSelector("app=web").build(),
-                DeleteOptions.defaults());
+        List<ConfigMap> deleted = cms.deleteCollection(
+                ListOptions.builder().labelSelector("app=web").build(), DeleteOptions.defaults());
         assertThat(deleted).extracting(c -> c.getMetadata().getName()).containsExactlyInAnyOrder("a", "b");
         assertThat(names(cms.list())).containsExactly("c");
     }
@@ -279,8 +346,8 @@ class Fabric8MockInteropIT {
         for (Server server : Server.values()) {
             ResourceClient<ConfigMap> cms = configMaps(server, "duplicate");
             cms.create(configMap("a", Map.of()));
-            KubernetesApiException e = catchThrowableOfType(KubernetesApiException.class,
-                    () -> cms.create(configMap("a", Map.of())));
+            KubernetesApiException e =
+                    catchThrowableOfType(KubernetesApiException.class, () -> cms.create(configMap("a", Map.of())));
             assertThat(e.code()).isEqualTo(409);
             if (server == Server.EMBEDDED) {
                 assertThat(e).isInstanceOf(AlreadyExistsException.class);
@@ -306,7 +373,8 @@ class Fabric8MockInteropIT {
         NotFoundException e = catchThrowableOfType(NotFoundException.class, () -> fake.get("nothing"));
         assertThat(e.hasServerStatus()).isFalse();
         assertThat(e.getMessage()).contains("not a Status").contains("empty body");
-        assertThat(catchThrowableOfType(NotFoundException.class, () -> fake.delete("nothing")).hasServerStatus())
+        assertThat(catchThrowableOfType(NotFoundException.class, () -> fake.delete("nothing"))
+                        .hasServerStatus())
                 .isFalse();
     }
 
@@ -339,7 +407,8 @@ class Fabric8MockInteropIT {
             cms.create(configMap("b", Map.of("app", "db")));
             cms.create(configMap("c", Map.of("app", "cache")));
             cms.create(configMap("d", Map.of()));
-            List<String> in = names(cms.list(ListOptions.builder().labelSelector("app in (web,db)").build()));
+            List<String> in = names(cms.list(
+                    ListOptions.builder().labelSelector("app in (web,db)").build()));
             assertThat(in).isEqualTo(server == Server.EMBEDDED ? List.of("a", "b") : List.of("a", "b", "c", "d"));
         }
     }
@@ -356,13 +425,21 @@ class Fabric8MockInteropIT {
         real.create(configMap("after", Map.of()));
         fake.create(configMap("after", Map.of()));
 
-        ListOptions realAtRv = ListOptions.builder().resourceVersion(realRv).resourceVersionMatch("Exact").build();
-        ListOptions fakeAtRv = ListOptions.builder().resourceVersion(fakeRv).resourceVersionMatch("Exact").build();
+        ListOptions realAtRv = ListOptions.builder()
+                .resourceVersion(realRv)
+                .resourceVersionMatch("Exact")
+                .build();
+        ListOptions fakeAtRv = ListOptions.builder()
+                .resourceVersion(fakeRv)
+                .resourceVersionMatch("Exact")
+                .build();
         assertThat(names(real.list(realAtRv))).containsExactly("before");
         assertThat(names(fake.list(fakeAtRv))).containsExactly("after", "before");
 
         embedded.compact();
-        assertThat(catchThrowableOfType(ExpiredException.class, () -> real.list(realAtRv)).code()).isEqualTo(410);
+        assertThat(catchThrowableOfType(ExpiredException.class, () -> real.list(realAtRv))
+                        .code())
+                .isEqualTo(410);
         assertThat(names(fake.list(fakeAtRv))).containsExactly("after", "before");
     }
 
@@ -375,13 +452,19 @@ class Fabric8MockInteropIT {
             cms.create(configMap("a", Map.of()));
             if (server == Server.EMBEDDED) {
                 assertThat(cms.patch("a", PatchType.STRATEGIC, "{\"data\":{\"s\":\"1\"}}", PatchOptions.none())
-                        .getData()).containsEntry("s", "1");
-                assertThat(cms.patch("a", PatchType.APPLY, apply, PatchOptions.apply("interop")).getData())
+                                .getData())
+                        .containsEntry("s", "1");
+                assertThat(cms.patch("a", PatchType.APPLY, apply, PatchOptions.apply("interop"))
+                                .getData())
                         .containsEntry("applied", "yes");
             } else {
                 for (PatchType type : List.of(PatchType.STRATEGIC, PatchType.APPLY)) {
-                    KubernetesApiException e = catchThrowableOfType(KubernetesApiException.class,
-                            () -> cms.patch("a", type, type == PatchType.APPLY ? apply : "{\"data\":{}}",
+                    KubernetesApiException e = catchThrowableOfType(
+                            KubernetesApiException.class,
+                            () -> cms.patch(
+                                    "a",
+                                    type,
+                                    type == PatchType.APPLY ? apply : "{\"data\":{}}",
                                     PatchOptions.apply("interop")));
                     assertThat(e.code()).as("%s", type).isEqualTo(415);
                     // reason Invalid, so not kubeloop's UnsupportedMediaTypeException either
@@ -396,14 +479,16 @@ class Fabric8MockInteropIT {
         String failingTest = "[{\"op\":\"test\",\"path\":\"/data/k\",\"value\":\"not-v\"}]";
         ResourceClient<ConfigMap> real = configMaps(Server.EMBEDDED, "json-test");
         real.create(configMap("a", Map.of()));
-        KubernetesApiException e = catchThrowableOfType(KubernetesApiException.class,
-                () -> real.patch("a", PatchType.JSON, failingTest, PatchOptions.none()));
+        KubernetesApiException e = catchThrowableOfType(
+                KubernetesApiException.class, () -> real.patch("a", PatchType.JSON, failingTest, PatchOptions.none()));
         assertThat(e.code()).isEqualTo(422);
 
         configMaps(Server.FABRIC8_MOCK, "json-test").create(configMap("a", Map.of()));
         try (KubernetesClient impatient = clientFor(mock.url("/"), Duration.ofSeconds(2))) {
-            ResourceClient<ConfigMap> fake = impatient.resources(ConfigMap.class).inNamespace("json-test");
-            UncheckedIOException noAnswer = catchThrowableOfType(UncheckedIOException.class,
+            ResourceClient<ConfigMap> fake =
+                    impatient.resources(ConfigMap.class).inNamespace("json-test");
+            UncheckedIOException noAnswer = catchThrowableOfType(
+                    UncheckedIOException.class,
                     () -> fake.patch("a", PatchType.JSON, failingTest, PatchOptions.none()));
             assertThat(noAnswer).hasRootCauseInstanceOf(HttpTimeoutException.class);
         }
@@ -424,10 +509,11 @@ class Fabric8MockInteropIT {
         for (Server server : Server.values()) {
             ResourceClient<ConfigMap> cms = configMaps(server, "preconditions");
             ConfigMap created = cms.create(configMap("a", Map.of()));
-            DeleteOptions wrongUid = DeleteOptions.defaults().withPreconditions("not-" + created.getMetadata().getUid(),
-                    null);
+            DeleteOptions wrongUid = DeleteOptions.defaults()
+                    .withPreconditions("not-" + created.getMetadata().getUid(), null);
             if (server == Server.EMBEDDED) {
-                assertThat(catchThrowableOfType(ConflictException.class, () -> cms.delete("a", wrongUid)).code())
+                assertThat(catchThrowableOfType(ConflictException.class, () -> cms.delete("a", wrongUid))
+                                .code())
                         .isEqualTo(409);
                 assertThat(cms.list(byName("a")).items()).hasSize(1);
             } else {
@@ -440,13 +526,15 @@ class Fabric8MockInteropIT {
     @Test
     void mockAcceptsObjectsInANamespaceThatDoesNotExist() {
         for (Server server : Server.values()) {
-            ResourceClient<ConfigMap> cms = client(server).resources(ConfigMap.class).inNamespace("nowhere");
+            ResourceClient<ConfigMap> cms =
+                    client(server).resources(ConfigMap.class).inNamespace("nowhere");
             if (server == Server.EMBEDDED) {
-                NotFoundException e = catchThrowableOfType(NotFoundException.class,
-                        () -> cms.create(configMap("a", Map.of())));
+                NotFoundException e =
+                        catchThrowableOfType(NotFoundException.class, () -> cms.create(configMap("a", Map.of())));
                 assertThat(e.status().getDetails().getKind()).isEqualTo("namespaces");
             } else {
-                assertThat(cms.create(configMap("a", Map.of())).getMetadata().getNamespace()).isEqualTo("nowhere");
+                assertThat(cms.create(configMap("a", Map.of())).getMetadata().getNamespace())
+                        .isEqualTo("nowhere");
             }
         }
     }
@@ -455,17 +543,26 @@ class Fabric8MockInteropIT {
     void mockGenerateNameAppendsAUidNotFiveCharacters() {
         for (Server server : Server.values()) {
             ResourceClient<ConfigMap> cms = configMaps(server, "generate-name");
-            String name = cms.create(new ConfigMapBuilder().withNewMetadata().withGenerateName("web-").endMetadata()
-                    .build()).getMetadata().getName();
+            String name = cms.create(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withGenerateName("web-")
+                            .endMetadata()
+                            .build())
+                    .getMetadata()
+                    .getName();
             assertThat(name).matches(server == Server.EMBEDDED ? "web-[a-z0-9]{5}" : "web--[0-9a-f-]{36}");
         }
     }
 
     @Test
     void mockServesNoDiscoveryForBuiltInGroups() {
-        assertThat(embeddedClient.genericResources("apps/v1", "Deployment").type().plural()).isEqualTo("deployments");
-        IllegalArgumentException e = catchThrowableOfType(IllegalArgumentException.class,
-                () -> mockClient.genericResources("apps/v1", "Deployment"));
+        assertThat(embeddedClient
+                        .genericResources("apps/v1", "Deployment")
+                        .type()
+                        .plural())
+                .isEqualTo("deployments");
+        IllegalArgumentException e = catchThrowableOfType(
+                IllegalArgumentException.class, () -> mockClient.genericResources("apps/v1", "Deployment"));
         assertThat(e).hasMessageContaining("serves no kind Deployment in apps/v1");
     }
 
@@ -474,11 +571,16 @@ class Fabric8MockInteropIT {
         String path = "/api/v1/namespaces/watching/configmaps";
         ResourceClient<ConfigMap> real = configMaps(Server.EMBEDDED, "watching");
         configMaps(Server.FABRIC8_MOCK, "watching");
-        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+        try (HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             // kubeloop's client (like client-go) watches with a streamed HTTP GET
-            String query = "?watch=true&allowWatchBookmarks=true&resourceVersion=" + real.list().resourceVersion();
-            HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(embedded.url() + path + query))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofInputStream());
+            String query = "?watch=true&allowWatchBookmarks=true&resourceVersion="
+                    + real.list().resourceVersion();
+            HttpResponse<InputStream> stream = http.send(
+                    HttpRequest.newBuilder(URI.create(embedded.url() + path + query))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
             assertThat(stream.statusCode()).isEqualTo(200);
             try (Watch<ConfigMap> watch = Watch.start(stream.body(), ConfigMap.class)) {
                 real.create(configMap("seen", Map.of()));
@@ -488,15 +590,19 @@ class Fabric8MockInteropIT {
                 }
                 assertThat(event).isInstanceOfSatisfying(WatchEvent.Change.class, change -> {
                     assertThat(change.type()).isEqualTo(WatchEventType.ADDED);
-                    assertThat(((ConfigMap) change.object()).getMetadata().getName()).isEqualTo("seen");
+                    assertThat(((ConfigMap) change.object()).getMetadata().getName())
+                            .isEqualTo("seen");
                 });
             }
 
             // the mock answers a watch only as a WebSocket upgrade (fabric8's own client's way), with a plain-text 400
-            HttpResponse<byte[]> refused = http.send(HttpRequest.newBuilder(URI.create(mock.url(path + query)))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofByteArray());
-            KubernetesApiException e = KubernetesApiException.fromResponse(refused.statusCode(),
-                    refused.headers().map(), refused.body(), "GET", path + query);
+            HttpResponse<byte[]> refused = http.send(
+                    HttpRequest.newBuilder(URI.create(mock.url(path + query)))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            KubernetesApiException e = KubernetesApiException.fromResponse(
+                    refused.statusCode(), refused.headers().map(), refused.body(), "GET", path + query);
             assertThat(e).isInstanceOf(BadRequestException.class);
             assertThat(e.hasServerStatus()).isFalse();
             assertThat(e.getMessage()).contains("400 BadRequest", "not a Status");

@@ -28,12 +28,13 @@ class DiscoveryIT {
     @Test
     void aKindAddedLaterIsFoundByFetchingItsGroupVersionAgain() {
         try (EmbeddedApiServer server = EmbeddedApiServer.builder().start();
-                KubernetesClient client = KubernetesClient.create(ClientConfig.builder().server(server.url())
-                        .build())) {
-            ResourceClient<GenericKubernetesResource> crds = client.genericResources("apiextensions.k8s.io/v1",
-                    "CustomResourceDefinition");
+                KubernetesClient client = KubernetesClient.create(
+                        ClientConfig.builder().server(server.url()).build())) {
+            ResourceClient<GenericKubernetesResource> crds =
+                    client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition");
             assertThat(crds.type().namespaced()).isFalse();
-            crds.create(Decoding.standard().mapper().readValue(crd("Widget", "widgets"), GenericKubernetesResource.class));
+            crds.create(
+                    Decoding.standard().mapper().readValue(crd("Widget", "widgets"), GenericKubernetesResource.class));
 
             ResourceClient<GenericKubernetesResource> widgets = client.genericResources("example.com/v1", "Widget");
             assertThat(widgets.type().plural()).isEqualTo("widgets");
@@ -43,18 +44,21 @@ class DiscoveryIT {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("the API server serves no kind Gadget in example.com/v1 (it serves [Widget])");
 
-            crds.create(Decoding.standard().mapper().readValue(crd("Gadget", "gadgets"), GenericKubernetesResource.class));
+            crds.create(
+                    Decoding.standard().mapper().readValue(crd("Gadget", "gadgets"), GenericKubernetesResource.class));
             ResourceClient<GenericKubernetesResource> gadgets = client.genericResources("example.com/v1", "Gadget");
             GenericKubernetesResource g = new GenericKubernetesResource();
             g.setApiVersion("example.com/v1");
             g.setKind("Gadget");
-            g.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("g1").build());
+            g.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                    .withName("g1")
+                    .build());
             g.setAdditionalProperty("spec", java.util.Map.of("size", 3));
             gadgets.create(g);
             GenericKubernetesResource read = gadgets.get("g1").orElseThrow();
             assertThat(read.<Integer>get("spec", "size")).isEqualTo(3);
-            assertThat(gadgets.list().items()).singleElement()
-                    .satisfies(x -> assertThat(x.getKind()).isEqualTo("Gadget"));
+            assertThat(gadgets.list().items()).singleElement().satisfies(x -> assertThat(x.getKind())
+                    .isEqualTo("Gadget"));
         }
     }
 }

@@ -36,8 +36,13 @@ class EditAndApplyIT {
     static void start() {
         server = EmbeddedApiServer.builder().start();
         meters = new SimpleMeterRegistry();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).namespace("default").build())
-                .rateLimiter(RateLimiter.unlimited()).meterRegistry(meters).build();
+        client = KubernetesClient.builder(ClientConfig.builder()
+                        .server(server.url())
+                        .namespace("default")
+                        .build())
+                .rateLimiter(RateLimiter.unlimited())
+                .meterRegistry(meters)
+                .build();
     }
 
     @AfterAll
@@ -49,19 +54,29 @@ class EditAndApplyIT {
     private static ResourceClient<ConfigMap> configMaps(String namespace) {
         ResourceClient<Namespace> namespaces = client.resources(Namespace.class);
         if (namespaces.get(namespace).isEmpty()) {
-            namespaces.create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+            namespaces.create(new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(namespace)
+                    .endMetadata()
+                    .build());
         }
         return client.resources(ConfigMap.class).inNamespace(namespace);
     }
 
     private static ConfigMap configMap(String name, Map<String, String> labels, Map<String, String> data) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withData(data).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withData(data)
+                .build();
     }
 
     private static double patches() {
         return meters.find("rest.client.requests").tag("method", "PATCH").counters().stream()
-                .mapToDouble(c -> c.count()).sum();
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     @Test
@@ -88,11 +103,16 @@ class EditAndApplyIT {
         cms.create(configMap("a", Map.of(), Map.of("k", "v")));
 
         assertThatThrownBy(() -> cms.edit("a", cm -> {
-            // another writer changes a different field after edit read the object
-            cms.patch("a", PatchType.MERGE, "{\"metadata\":{\"labels\":{\"other\":\"writer\"}}}", PatchOptions.none());
-            cm.getData().put("k", "mine");
-            return cm;
-        })).isInstanceOf(ConflictException.class);
+                    // another writer changes a different field after edit read the object
+                    cms.patch(
+                            "a",
+                            PatchType.MERGE,
+                            "{\"metadata\":{\"labels\":{\"other\":\"writer\"}}}",
+                            PatchOptions.none());
+                    cm.getData().put("k", "mine");
+                    return cm;
+                }))
+                .isInstanceOf(ConflictException.class);
 
         ConfigMap stored = cms.get("a").orElseThrow();
         assertThat(stored.getData()).containsEntry("k", "v");
@@ -100,9 +120,11 @@ class EditAndApplyIT {
 
         // read again and edit again: the usual retry
         assertThat(cms.edit("a", cm -> {
-            cm.getData().put("k", "mine");
-            return cm;
-        }).getData()).containsEntry("k", "mine");
+                            cm.getData().put("k", "mine");
+                            return cm;
+                        })
+                        .getData())
+                .containsEntry("k", "mine");
     }
 
     @Test
@@ -117,7 +139,8 @@ class EditAndApplyIT {
         });
 
         assertThat(patches()).isEqualTo(before);
-        assertThat(same.getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());
+        assertThat(same.getMetadata().getResourceVersion())
+                .isEqualTo(created.getMetadata().getResourceVersion());
         cms.edit("a", cm -> new ConfigMapBuilder(cm).addToData("k2", "v2").build()); // a new object is fine too
         assertThat(patches()).isEqualTo(before + 1);
     }
@@ -145,12 +168,14 @@ class EditAndApplyIT {
 
         assertThatThrownBy(() -> cms.edit("missing", cm -> cm)).isInstanceOf(NotFoundException.class);
         assertThatThrownBy(() -> cms.edit("a", cm -> null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("returned null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("returned null");
     }
 
     @Test
     void anEditTheSchemaRefusesIsInvalid() {
-        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(generic("""
+        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+                .create(generic("""
                 {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
                  "metadata":{"name":"gadgets.example.com"},
                  "spec":{"group":"example.com","scope":"Namespaced",
@@ -164,15 +189,19 @@ class EditAndApplyIT {
                 {"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"g"},"spec":{"size":2}}"""));
 
         assertThatThrownBy(() -> gadgets.edit("g", g -> {
-            g.setAdditionalProperty("spec", Map.of("size", 0));
-            return g;
-        })).isInstanceOf(InvalidException.class).hasMessageContaining("spec.size");
+                    g.setAdditionalProperty("spec", Map.of("size", 0));
+                    return g;
+                }))
+                .isInstanceOf(InvalidException.class)
+                .hasMessageContaining("spec.size");
         assertThat(gadgets.get("g").orElseThrow().<Integer>get("spec", "size")).isEqualTo(2);
 
         assertThat(gadgets.edit("g", g -> {
-            g.setAdditionalProperty("spec", Map.of("size", 5));
-            return g;
-        }).<Integer>get("spec", "size")).isEqualTo(5);
+                            g.setAdditionalProperty("spec", Map.of("size", 5));
+                            return g;
+                        })
+                        .<Integer>get("spec", "size"))
+                .isEqualTo(5);
     }
 
     private static GenericKubernetesResource generic(String json) {
@@ -197,28 +226,29 @@ class EditAndApplyIT {
     void serverSideApplyCreatesOwnsAndRemovesWhatTheManagerNoLongerSends() {
         ResourceClient<ConfigMap> cms = configMaps("apply");
 
-        ConfigMap created = cms.serverSideApply(configMap("a", Map.of("app", "web"), Map.of("k1", "v1", "k2", "v2")),
-                "my-controller", false);
+        ConfigMap created = cms.serverSideApply(
+                configMap("a", Map.of("app", "web"), Map.of("k1", "v1", "k2", "v2")), "my-controller", false);
         assertThat(created.getData()).isEqualTo(Map.of("k1", "v1", "k2", "v2"));
-        assertThat(created.getMetadata().getManagedFields()).extracting(ManagedFieldsEntry::getManager,
-                ManagedFieldsEntry::getOperation).containsExactly(org.assertj.core.groups.Tuple.tuple("my-controller",
-                "Apply"));
+        assertThat(created.getMetadata().getManagedFields())
+                .extracting(ManagedFieldsEntry::getManager, ManagedFieldsEntry::getOperation)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("my-controller", "Apply"));
 
-        ConfigMap applied = cms.serverSideApply(configMap("a", Map.of("app", "web"), Map.of("k1", "v1b")),
-                "my-controller", false);
+        ConfigMap applied =
+                cms.serverSideApply(configMap("a", Map.of("app", "web"), Map.of("k1", "v1b")), "my-controller", false);
         assertThat(applied.getData()).isEqualTo(Map.of("k1", "v1b"));
 
         // an object read back from the server (managedFields and all) can be applied again
         ConfigMap readBack = cms.get("a").orElseThrow();
         assertThat(readBack.getMetadata().getManagedFields()).isNotEmpty();
-        assertThat(cms.serverSideApply(readBack, "my-controller", true).getData()).isEqualTo(Map.of("k1", "v1b"));
+        assertThat(cms.serverSideApply(readBack, "my-controller", true).getData())
+                .isEqualTo(Map.of("k1", "v1b"));
     }
 
     @Test
     void serverSideApplyOfAGenericObjectFillsInApiVersionAndKind() {
         configMaps("apply-generic");
-        ResourceClient<GenericKubernetesResource> cms = client.genericResources("v1", "ConfigMap")
-                .inNamespace("apply-generic");
+        ResourceClient<GenericKubernetesResource> cms =
+                client.genericResources("v1", "ConfigMap").inNamespace("apply-generic");
         GenericKubernetesResource cm = new GenericKubernetesResource();
         cm.setMetadata(configMap("g", Map.of(), Map.of()).getMetadata());
         cm.setAdditionalProperty("data", Map.of("k", "v"));
@@ -239,14 +269,18 @@ class EditAndApplyIT {
         stale.getMetadata().setResourceVersion(first.getMetadata().getResourceVersion());
         assertThatThrownBy(() -> cms.serverSideApply(stale, "my-controller", false))
                 .isInstanceOf(ConflictException.class);
-        assertThatThrownBy(() -> cms.serverSideApply(configMap("Not_A_Name", Map.of(), Map.of()),
-                "my-controller", false)).isInstanceOf(InvalidException.class).hasMessageContaining("metadata.name");
+        assertThatThrownBy(
+                        () -> cms.serverSideApply(configMap("Not_A_Name", Map.of(), Map.of()), "my-controller", false))
+                .isInstanceOf(InvalidException.class)
+                .hasMessageContaining("metadata.name");
         assertThat(cms.get("a").orElseThrow().getData()).containsEntry("k", "other");
 
         assertThatThrownBy(() -> cms.serverSideApply(configMap("a", Map.of(), Map.of()), " ", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fieldManager");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fieldManager");
         assertThatThrownBy(() -> cms.serverSideApply(new ConfigMap(), "my-controller", false))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("metadata.name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("metadata.name");
     }
 
     @Test
@@ -257,7 +291,8 @@ class EditAndApplyIT {
         for (int i = 1; i <= 3; i++) {
             cms.edit("a", cm -> {
                 calls.incrementAndGet();
-                cm.getData().put("n", Integer.toString(Integer.parseInt(cm.getData().get("n")) + 1));
+                cm.getData()
+                        .put("n", Integer.toString(Integer.parseInt(cm.getData().get("n")) + 1));
                 return cm;
             });
         }

@@ -37,17 +37,31 @@ class PagingIT {
     @BeforeAll
     static void createThem() throws Exception {
         server = EmbeddedApiServer.builder().start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).namespace("paging").build())
-                .rateLimiter(RateLimiter.unlimited()).build();
-        client.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName("paging")
-                .endMetadata().build());
+        client = KubernetesClient.builder(ClientConfig.builder()
+                        .server(server.url())
+                        .namespace("paging")
+                        .build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
+        client.resources(Namespace.class)
+                .create(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("paging")
+                        .endMetadata()
+                        .build());
         cms = client.resources(ConfigMap.class);
-        names = IntStream.range(0, COUNT).mapToObj(i -> String.format("cm-%05d", i)).collect(Collectors.toSet());
+        names = IntStream.range(0, COUNT)
+                .mapToObj(i -> String.format("cm-%05d", i))
+                .collect(Collectors.toSet());
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             List<Future<?>> done = new ArrayList<>();
             for (String name : names) {
-                done.add(pool.submit(() -> cms.create(new ConfigMapBuilder().withNewMetadata().withName(name)
-                        .endMetadata().addToData("k", name).build())));
+                done.add(pool.submit(() -> cms.create(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .addToData("k", name)
+                        .build())));
             }
             for (Future<?> f : done) {
                 f.get();
@@ -70,7 +84,11 @@ class PagingIT {
         List<String> seen = new ArrayList<>();
         int pages = 0;
         // writes after the first page: a snapshot does not see them
-        cms.create(new ConfigMapBuilder().withNewMetadata().withName("late").endMetadata().build());
+        cms.create(new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("late")
+                .endMetadata()
+                .build());
         cms.delete("cm-09999");
         while (true) {
             pages++;
@@ -81,7 +99,10 @@ class PagingIT {
                 break;
             }
             assertThat(pages).isLessThan(COUNT / PAGE); // bounded: 20 pages at most
-            page = cms.list(ListOptions.builder().limit(PAGE).continueToken(page.continueToken()).build());
+            page = cms.list(ListOptions.builder()
+                    .limit(PAGE)
+                    .continueToken(page.continueToken())
+                    .build());
         }
         assertThat(pages).isEqualTo(COUNT / PAGE);
         assertThat(seen).hasSize(COUNT).doesNotHaveDuplicates();
@@ -89,8 +110,12 @@ class PagingIT {
 
         // listAll follows the continue tokens from a new snapshot, with the write and the delete above
         ListPage<ConfigMap> all = cms.listAll(PAGE, ListOptions.none());
-        assertThat(all.items()).hasSize(COUNT).extracting(cm -> cm.getMetadata().getName())
-                .doesNotHaveDuplicates().contains("late").doesNotContain("cm-09999");
+        assertThat(all.items())
+                .hasSize(COUNT)
+                .extracting(cm -> cm.getMetadata().getName())
+                .doesNotHaveDuplicates()
+                .contains("late")
+                .doesNotContain("cm-09999");
         assertThat(Long.parseLong(all.resourceVersion())).isGreaterThan(Long.parseLong(snapshot));
     }
 
@@ -101,16 +126,25 @@ class PagingIT {
         cms.patch("cm-00000", PatchType.MERGE, "{\"data\":{\"touched\":\"yes\"}}", PatchOptions.none());
         server.compact();
         try {
-            cms.list(ListOptions.builder().limit(PAGE).continueToken(first.continueToken()).build());
+            cms.list(ListOptions.builder()
+                    .limit(PAGE)
+                    .continueToken(first.continueToken())
+                    .build());
             throw new AssertionError("the embedded server kept the snapshot after compaction");
         } catch (io.kubeloop.client.errors.ExpiredException expected) {
             assertThat(expected.isContinueExpired()).isTrue();
         }
-        ListPage<ConfigMap> all = cms.listAll(PAGE, ListOptions.builder()
-                .continueToken(first.continueToken()).build());
-        assertThat(all.items()).extracting(cm -> cm.getMetadata().getName()).doesNotHaveDuplicates()
+        ListPage<ConfigMap> all = cms.listAll(
+                PAGE, ListOptions.builder().continueToken(first.continueToken()).build());
+        assertThat(all.items())
+                .extracting(cm -> cm.getMetadata().getName())
+                .doesNotHaveDuplicates()
                 .contains("cm-00000", "cm-00001");
-        assertThat(all.items().stream().filter(cm -> cm.getMetadata().getName().equals("cm-00000")).findFirst()
-                .orElseThrow().getData()).containsEntry("touched", "yes");
+        assertThat(all.items().stream()
+                        .filter(cm -> cm.getMetadata().getName().equals("cm-00000"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getData())
+                .containsEntry("touched", "yes");
     }
 }

@@ -35,8 +35,12 @@ class ResourceClientIT {
     @BeforeAll
     static void start() {
         server = EmbeddedApiServer.builder().start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).namespace("default").build())
-                .rateLimiter(RateLimiter.unlimited()).build();
+        client = KubernetesClient.builder(ClientConfig.builder()
+                        .server(server.url())
+                        .namespace("default")
+                        .build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
     }
 
     @AfterAll
@@ -48,14 +52,23 @@ class ResourceClientIT {
     private static ResourceClient<ConfigMap> configMaps(String namespace) {
         ResourceClient<Namespace> namespaces = client.resources(Namespace.class);
         if (namespaces.get(namespace).isEmpty()) {
-            namespaces.create(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
+            namespaces.create(new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(namespace)
+                    .endMetadata()
+                    .build());
         }
         return client.resources(ConfigMap.class).inNamespace(namespace);
     }
 
     private static ConfigMap configMap(String name, Map<String, String> labels, Map<String, String> data) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withData(data).build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withData(data)
+                .build();
     }
 
     @Test
@@ -65,7 +78,9 @@ class ResourceClientIT {
         assertThat(created.getMetadata().getUid()).isNotBlank();
         assertThat(created.getMetadata().getNamespace()).isEqualTo("crud");
         // the server names the field manager after the User-Agent: kubeloop/<version>
-        assertThat(created.getMetadata().getManagedFields()).extracting(f -> f.getManager()).containsExactly("kubeloop");
+        assertThat(created.getMetadata().getManagedFields())
+                .extracting(f -> f.getManager())
+                .containsExactly("kubeloop");
 
         assertThat(cms.get("a")).get().extracting(ConfigMap::getData).isEqualTo(Map.of("k", "v"));
         assertThat(cms.get("missing")).isEmpty();
@@ -75,13 +90,16 @@ class ResourceClientIT {
         created.setData(Map.of("k", "v2"));
         ConfigMap updated = cms.update(created);
         assertThat(updated.getData()).containsEntry("k", "v2");
-        assertThat(updated.getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+        assertThat(updated.getMetadata().getResourceVersion())
+                .isNotEqualTo(created.getMetadata().getResourceVersion());
 
         created.setData(Map.of("k", "v3")); // still the old resourceVersion
-        assertThatThrownBy(() -> cms.update(created)).isInstanceOf(ConflictException.class)
+        assertThatThrownBy(() -> cms.update(created))
+                .isInstanceOf(ConflictException.class)
                 .hasMessageContaining("PUT /api/v1/namespaces/crud/configmaps/a");
 
-        assertThatThrownBy(() -> cms.create(configMap(null, Map.of(), Map.of()))).isInstanceOf(InvalidException.class);
+        assertThatThrownBy(() -> cms.create(configMap(null, Map.of(), Map.of())))
+                .isInstanceOf(InvalidException.class);
     }
 
     @Test
@@ -97,11 +115,14 @@ class ResourceClientIT {
         configMaps("ns-b");
         ConfigMap other = configMap("x", Map.of(), Map.of());
         other.getMetadata().setNamespace("ns-b");
-        assertThatThrownBy(() -> cms.create(other)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> cms.create(other))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"ns-b\" is not this client's namespace \"ns-a\"");
-        assertThat(cms.inAnyNamespace().create(other).getMetadata().getNamespace()).isEqualTo("ns-b");
+        assertThat(cms.inAnyNamespace().create(other).getMetadata().getNamespace())
+                .isEqualTo("ns-b");
         assertThatThrownBy(() -> cms.inAnyNamespace().create(configMap("y", Map.of(), Map.of())))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("inNamespace");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("inNamespace");
         assertThatThrownBy(() -> cms.inAnyNamespace().get("x")).isInstanceOf(IllegalStateException.class);
         // the config's namespace is the default
         assertThat(client.resources(ConfigMap.class).namespace()).contains("default");
@@ -118,32 +139,50 @@ class ResourceClientIT {
         assertThat(all.hasMore()).isFalse();
         assertThat(all.items()).allSatisfy(cm -> assertThat(cm.getKind()).isEqualTo("ConfigMap"));
 
-        ListPage<ConfigMap> even = cms.list(ListOptions.builder().labelSelector("app=even").build());
-        assertThat(even.items()).extracting(cm -> cm.getMetadata().getName())
+        ListPage<ConfigMap> even =
+                cms.list(ListOptions.builder().labelSelector("app=even").build());
+        assertThat(even.items())
+                .extracting(cm -> cm.getMetadata().getName())
                 .containsExactly("cm-0", "cm-2", "cm-4", "cm-6");
-        assertThat(cms.list(ListOptions.builder().fieldSelector("metadata.name=cm-3").build()).items())
-                .extracting(cm -> cm.getMetadata().getName()).containsExactly("cm-3");
+        assertThat(cms.list(ListOptions.builder()
+                                .fieldSelector("metadata.name=cm-3")
+                                .build())
+                        .items())
+                .extracting(cm -> cm.getMetadata().getName())
+                .containsExactly("cm-3");
 
-        assertThat(cms.list(ListOptions.builder().labelSelector("app in (odd),app notin (even)").build()).items())
+        assertThat(cms.list(ListOptions.builder()
+                                .labelSelector("app in (odd),app notin (even)")
+                                .build())
+                        .items())
                 .hasSize(3);
         ListPage<ConfigMap> first = cms.list(ListOptions.builder().limit(3).build());
         assertThat(first.items()).hasSize(3);
         assertThat(first.hasMore()).isTrue();
         assertThat(first.remainingItemCount()).isEqualTo(4L);
-        ListPage<ConfigMap> second = cms.list(ListOptions.builder().limit(3).continueToken(first.continueToken())
+        ListPage<ConfigMap> second = cms.list(ListOptions.builder()
+                .limit(3)
+                .continueToken(first.continueToken())
                 .build());
         assertThat(second.items()).extracting(cm -> cm.getMetadata().getName()).containsExactly("cm-3", "cm-4", "cm-5");
         assertThat(second.resourceVersion()).isEqualTo(first.resourceVersion());
 
-        ListPage<ConfigMap> notOlder = cms.list(ListOptions.builder().resourceVersion(all.resourceVersion())
-                .resourceVersionMatch("NotOlderThan").timeoutSeconds(5).build());
+        ListPage<ConfigMap> notOlder = cms.list(ListOptions.builder()
+                .resourceVersion(all.resourceVersion())
+                .resourceVersionMatch("NotOlderThan")
+                .timeoutSeconds(5)
+                .build());
         assertThat(notOlder.items()).hasSize(7);
-        ListPage<ConfigMap> everything = cms.listAll(2, ListOptions.builder().labelSelector("app=odd").build());
-        assertThat(everything.items()).extracting(cm -> cm.getMetadata().getName())
+        ListPage<ConfigMap> everything =
+                cms.listAll(2, ListOptions.builder().labelSelector("app=odd").build());
+        assertThat(everything.items())
+                .extracting(cm -> cm.getMetadata().getName())
                 .containsExactly("cm-1", "cm-3", "cm-5");
         assertThat(everything.continueToken()).isNull();
 
-        assertThat(cms.inAnyNamespace().list(ListOptions.builder().labelSelector("app=odd").build()).items())
+        assertThat(cms.inAnyNamespace()
+                        .list(ListOptions.builder().labelSelector("app=odd").build())
+                        .items())
                 .hasSizeGreaterThanOrEqualTo(3);
     }
 
@@ -152,32 +191,43 @@ class ResourceClientIT {
         ResourceClient<ConfigMap> cms = configMaps("patching");
         cms.create(configMap("p", Map.of(), Map.of("a", "1")));
 
-        assertThat(cms.patch("p", PatchType.MERGE, "{\"data\":{\"b\":\"2\"}}", PatchOptions.none()).getData())
+        assertThat(cms.patch("p", PatchType.MERGE, "{\"data\":{\"b\":\"2\"}}", PatchOptions.none())
+                        .getData())
                 .isEqualTo(Map.of("a", "1", "b", "2"));
-        assertThat(cms.patch("p", PatchType.JSON, "[{\"op\":\"remove\",\"path\":\"/data/a\"}]",
-                PatchOptions.none()).getData()).isEqualTo(Map.of("b", "2"));
-        assertThat(cms.patch("p", PatchType.STRATEGIC, "{\"metadata\":{\"labels\":{\"s\":\"t\"}}}",
-                PatchOptions.none()).getMetadata().getLabels()).containsEntry("s", "t");
+        assertThat(cms.patch("p", PatchType.JSON, "[{\"op\":\"remove\",\"path\":\"/data/a\"}]", PatchOptions.none())
+                        .getData())
+                .isEqualTo(Map.of("b", "2"));
+        assertThat(cms.patch("p", PatchType.STRATEGIC, "{\"metadata\":{\"labels\":{\"s\":\"t\"}}}", PatchOptions.none())
+                        .getMetadata()
+                        .getLabels())
+                .containsEntry("s", "t");
 
         String apply = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"p\"},"
                 + "\"data\":{\"b\":\"owned-by-alice\"}}";
         assertThatThrownBy(() -> cms.patch("p", PatchType.APPLY, apply, PatchOptions.none()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fieldManager");
-        assertThat(cms.patch("p", PatchType.APPLY, apply, PatchOptions.apply("alice")).getData())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fieldManager");
+        assertThat(cms.patch("p", PatchType.APPLY, apply, PatchOptions.apply("alice"))
+                        .getData())
                 .containsEntry("b", "owned-by-alice");
         // bob applies another value of a field alice owns. kube-apiserver answers 409 without force; the embedded
         // server does not implement apply conflicts (kubeloop-apiserver ServerSideApply), so only force is seen here.
         String bobs = apply.replace("owned-by-alice", "owned-by-bob");
-        ConfigMap forced = cms.patch("p", PatchType.APPLY, bobs, PatchOptions.apply("bob").withForce(true));
+        ConfigMap forced =
+                cms.patch("p", PatchType.APPLY, bobs, PatchOptions.apply("bob").withForce(true));
         assertThat(forced.getData()).containsEntry("b", "owned-by-bob");
-        assertThat(forced.getMetadata().getManagedFields()).extracting(f -> f.getManager())
+        assertThat(forced.getMetadata().getManagedFields())
+                .extracting(f -> f.getManager())
                 .contains("alice", "bob", "kubeloop");
 
         // apply creates
         ConfigMap fresh = cms.patch("q", PatchType.APPLY, apply.replace("\"p\"", "\"q\""), PatchOptions.apply("alice"));
         assertThat(fresh.getMetadata().getUid()).isNotBlank();
 
-        ConfigMap dry = cms.patch("p", PatchType.MERGE, "{\"data\":{\"dry\":\"run\"}}",
+        ConfigMap dry = cms.patch(
+                "p",
+                PatchType.MERGE,
+                "{\"data\":{\"dry\":\"run\"}}",
                 PatchOptions.none().withDryRun(true));
         assertThat(dry.getData()).containsKey("dry");
         assertThat(cms.get("p").orElseThrow().getData()).doesNotContainKey("dry");
@@ -195,7 +245,8 @@ class ResourceClientIT {
         assertThat(cms.dryRun().update(real).getData()).containsEntry("k", "dry");
         assertThat(cms.dryRun().delete("d")).isPresent();
         assertThat(cms.get("d").orElseThrow().getData()).containsEntry("k", "v");
-        assertThat(cms.dryRun().deleteCollection(ListOptions.none(), DeleteOptions.defaults())).hasSize(1);
+        assertThat(cms.dryRun().deleteCollection(ListOptions.none(), DeleteOptions.defaults()))
+                .hasSize(1);
         assertThat(cms.get("d")).isPresent();
     }
 
@@ -205,11 +256,19 @@ class ResourceClientIT {
         ConfigMap c = cms.create(configMap("gone", Map.of(), Map.of()));
         assertThatThrownBy(() -> cms.delete("gone", DeleteOptions.defaults().withPreconditions("wrong-uid", null)))
                 .isInstanceOf(ConflictException.class);
-        assertThatThrownBy(() -> cms.delete("gone", DeleteOptions.defaults()
-                .withPreconditions(null, "1"))).isInstanceOf(ConflictException.class);
-        assertThat(cms.delete("gone", DeleteOptions.defaults().withPreconditions(c.getMetadata().getUid(),
-                        c.getMetadata().getResourceVersion()).withPropagation(DeleteOptions.Propagation.BACKGROUND)
-                .withGracePeriodSeconds(0L))).get().extracting(x -> x.getMetadata().getName()).isEqualTo("gone");
+        assertThatThrownBy(() -> cms.delete("gone", DeleteOptions.defaults().withPreconditions(null, "1")))
+                .isInstanceOf(ConflictException.class);
+        assertThat(cms.delete(
+                        "gone",
+                        DeleteOptions.defaults()
+                                .withPreconditions(
+                                        c.getMetadata().getUid(),
+                                        c.getMetadata().getResourceVersion())
+                                .withPropagation(DeleteOptions.Propagation.BACKGROUND)
+                                .withGracePeriodSeconds(0L)))
+                .get()
+                .extracting(x -> x.getMetadata().getName())
+                .isEqualTo("gone");
         assertThat(cms.get("gone")).isEmpty();
         assertThatThrownBy(() -> cms.delete("gone")).isInstanceOf(NotFoundException.class);
 
@@ -217,8 +276,9 @@ class ResourceClientIT {
         ConfigMap held = configMap("held", Map.of(), Map.of());
         held.getMetadata().setFinalizers(List.of("example.com/hold"));
         cms.create(held);
-        ConfigMap terminating = cms.delete("held", DeleteOptions.defaults()
-                .withPropagation(DeleteOptions.Propagation.FOREGROUND)).orElseThrow();
+        ConfigMap terminating = cms.delete(
+                        "held", DeleteOptions.defaults().withPropagation(DeleteOptions.Propagation.FOREGROUND))
+                .orElseThrow();
         assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
         assertThat(cms.get("held")).isPresent();
     }
@@ -229,38 +289,57 @@ class ResourceClientIT {
         for (int i = 0; i < 4; i++) {
             cms.create(configMap("c-" + i, Map.of("drop", Boolean.toString(i < 3)), Map.of()));
         }
-        List<ConfigMap> deleted = cms.deleteCollection(ListOptions.builder().labelSelector("drop=true").build(),
-                DeleteOptions.defaults());
+        List<ConfigMap> deleted = cms.deleteCollection(
+                ListOptions.builder().labelSelector("drop=true").build(), DeleteOptions.defaults());
         assertThat(deleted).extracting(cm -> cm.getMetadata().getName()).containsExactlyInAnyOrder("c-0", "c-1", "c-2");
-        assertThat(cms.list().items()).extracting(cm -> cm.getMetadata().getName()).containsExactly("c-3");
+        assertThat(cms.list().items())
+                .extracting(cm -> cm.getMetadata().getName())
+                .containsExactly("c-3");
     }
 
     @Test
     void podStatusThroughItsSubresourceAndARoundTrip() {
         configMaps("pods");
         ResourceClient<Pod> pods = client.resources(Pod.class).inNamespace("pods");
-        Pod pod = new PodBuilder().withNewMetadata().withName("p").addToLabels("a", "b").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("nginx:1.27").addNewPort()
-                .withContainerPort(80).endPort().endContainer().endSpec().build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .addToLabels("a", "b")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("nginx:1.27")
+                .addNewPort()
+                .withContainerPort(80)
+                .endPort()
+                .endContainer()
+                .endSpec()
+                .build();
         Pod created = pods.create(pod);
-        assertThat(created.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort()).isEqualTo(80);
+        assertThat(created.getSpec().getContainers().get(0).getPorts().get(0).getContainerPort())
+                .isEqualTo(80);
         assertThat(pods.get("p")).contains(created);
 
-        created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").build());
+        created.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+                .withPhase("Running")
+                .build());
         created.getSpec().getContainers().get(0).setImage("ignored:by-status");
         Pod withStatus = pods.updateStatus(created);
         assertThat(withStatus.getStatus().getPhase()).isEqualTo("Running");
         assertThat(withStatus.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
 
         JsonMapper json = Decoding.standard().mapper();
-        assertThat(json.readValue(json.writeValueAsString(withStatus), Pod.class)).isEqualTo(withStatus);
+        assertThat(json.readValue(json.writeValueAsString(withStatus), Pod.class))
+                .isEqualTo(withStatus);
     }
 
     @Test
     void aDeploymentAsAGenericResourceWithItsScale() {
         configMaps("apps");
-        ResourceClient<GenericKubernetesResource> deployments =
-                client.genericResources("apps", "v1", "Deployment", "deployments", true).inNamespace("apps");
+        ResourceClient<GenericKubernetesResource> deployments = client.genericResources(
+                        "apps", "v1", "Deployment", "deployments", true)
+                .inNamespace("apps");
         GenericKubernetesResource d = Decoding.standard().mapper().readValue("""
                 {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
                  "spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},
@@ -268,9 +347,14 @@ class ResourceClientIT {
                    "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}""", GenericKubernetesResource.class);
         GenericKubernetesResource created = deployments.create(d);
         assertThat(created.<Integer>get("spec", "replicas")).isEqualTo(1);
-        assertThat(Decoding.standard().mapper().readValue(Decoding.standard().mapper().writeValueAsString(created), GenericKubernetesResource.class))
+        assertThat(Decoding.standard()
+                        .mapper()
+                        .readValue(
+                                Decoding.standard().mapper().writeValueAsString(created),
+                                GenericKubernetesResource.class))
                 .isEqualTo(created);
-        assertThat(deployments.list().items()).singleElement()
+        assertThat(deployments.list().items())
+                .singleElement()
                 .satisfies(x -> assertThat(x.getApiVersion()).isEqualTo("apps/v1"))
                 .satisfies(x -> assertThat(x.getKind()).isEqualTo("Deployment"));
 
@@ -279,7 +363,8 @@ class ResourceClientIT {
         assertThat(scale.name()).isEqualTo("web");
         Scale scaled = deployments.updateScale("web", 4);
         assertThat(scaled.replicas()).isEqualTo(4);
-        assertThat(deployments.get("web").orElseThrow().<Integer>get("spec", "replicas")).isEqualTo(4);
+        assertThat(deployments.get("web").orElseThrow().<Integer>get("spec", "replicas"))
+                .isEqualTo(4);
 
         // the same type through discovery
         ResourceClient<GenericKubernetesResource> discovered = client.genericResources("apps/v1", "Deployment");
@@ -287,8 +372,10 @@ class ResourceClientIT {
         assertThat(discovered.type().hasScale()).isTrue();
         assertThat(discovered.inNamespace("apps").getScale("web").replicas()).isEqualTo(4);
         assertThatThrownBy(() -> client.genericResources("apps/v1", "Nope"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no kind Nope in apps/v1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no kind Nope in apps/v1");
         assertThatThrownBy(() -> client.genericResources("nowhere.example.com/v1", "Thing"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not serve");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not serve");
     }
 }

@@ -58,7 +58,9 @@ class ResourceClientWatchIT {
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(200)).start();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofMillis(200))
+                .start();
         client = KubernetesClient.create(config());
         pods = client.resources(Pod.class);
     }
@@ -75,8 +77,18 @@ class ResourceClientWatchIT {
     }
 
     static Pod pod(String name, Map<String, String> labels) {
-        return new PodBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("nginx").endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("nginx")
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     static <T> WatchEvent<T> next(Watch<T> watch) throws InterruptedException {
@@ -98,7 +110,9 @@ class ResourceClientWatchIT {
     @Test
     void createUpdateDeleteArriveAsTypedPodsBetweenBookmarks() throws Exception {
         String rv = pods.list().resourceVersion();
-        try (Watch<Pod> watch = pods.watch(WatchOptions.builder().resourceVersion(rv).allowWatchBookmarks(true)
+        try (Watch<Pod> watch = pods.watch(WatchOptions.builder()
+                .resourceVersion(rv)
+                .allowWatchBookmarks(true)
                 .build())) {
             Pod created = pods.create(pod("web-1", Map.of()));
             created.getMetadata().setLabels(Map.of("tier", "front"));
@@ -114,21 +128,27 @@ class ResourceClientWatchIT {
                     case WatchEvent.Error<Pod> e -> throw new AssertionError("ERROR is never an event here: " + e);
                 }
             }
-            assertThat(changes).extracting(WatchEvent.Change::type)
+            assertThat(changes)
+                    .extracting(WatchEvent.Change::type)
                     .containsExactly(WatchEventType.ADDED, WatchEventType.MODIFIED, WatchEventType.DELETED);
-            assertThat(changes).extracting(c -> c.object().getMetadata().getName()).containsOnly("web-1");
+            assertThat(changes)
+                    .extracting(c -> c.object().getMetadata().getName())
+                    .containsOnly("web-1");
             assertThat(changes.get(1).object().getMetadata().getLabels()).containsEntry("tier", "front");
-            assertThat(changes.get(0).object().getSpec().getContainers().get(0).getImage()).isEqualTo("nginx");
-            assertThat(bookmarks).hasSizeGreaterThanOrEqualTo(2)
-                    .allSatisfy(b -> assertThat(b.initialEventsEnd()).isFalse());
-            long lastChange = Long.parseLong(changes.getLast().object().getMetadata().getResourceVersion());
+            assertThat(changes.get(0).object().getSpec().getContainers().get(0).getImage())
+                    .isEqualTo("nginx");
+            assertThat(bookmarks).hasSizeGreaterThanOrEqualTo(2).allSatisfy(b -> assertThat(b.initialEventsEnd())
+                    .isFalse());
+            long lastChange =
+                    Long.parseLong(changes.getLast().object().getMetadata().getResourceVersion());
             assertThat(Long.parseLong(bookmarks.getLast().resourceVersion())).isGreaterThanOrEqualTo(lastChange);
         }
     }
 
     @Test
     void aCustomResourcesObjectsArriveAsGenericResourcesInAllNamespaces() throws Exception {
-        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(Decoding.standard().mapper().readValue("""
+        client.genericResources("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+                .create(Decoding.standard().mapper().readValue("""
                 {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
                  "metadata":{"name":"widgets.example.com"},
                  "spec":{"group":"example.com","scope":"Namespaced",
@@ -137,8 +157,11 @@ class ResourceClientWatchIT {
                    "schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}
                 """, GenericKubernetesResource.class));
         ResourceClient<GenericKubernetesResource> widgets = client.genericResources("example.com/v1", "Widget");
-        client.resources(io.fabric8.kubernetes.api.model.Namespace.class).create(
-                new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName("ops").endMetadata()
+        client.resources(io.fabric8.kubernetes.api.model.Namespace.class)
+                .create(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("ops")
+                        .endMetadata()
                         .build());
 
         try (Watch<GenericKubernetesResource> watch = widgets.inAnyNamespace().watch(WatchOptions.none())) {
@@ -152,11 +175,17 @@ class ResourceClientWatchIT {
             for (int i = 0; i < 4; i++) {
                 changes.add(nextChange(watch));
             }
-            assertThat(changes).extracting(WatchEvent.Change::type).containsExactly(WatchEventType.ADDED,
-                    WatchEventType.ADDED, WatchEventType.MODIFIED, WatchEventType.DELETED);
-            assertThat(changes).extracting(c -> c.object().getMetadata().getNamespace() + "/"
-                    + c.object().getMetadata().getName()).containsExactly("default/w1", "ops/w2", "ops/w2",
-                    "default/w1");
+            assertThat(changes)
+                    .extracting(WatchEvent.Change::type)
+                    .containsExactly(
+                            WatchEventType.ADDED,
+                            WatchEventType.ADDED,
+                            WatchEventType.MODIFIED,
+                            WatchEventType.DELETED);
+            assertThat(changes)
+                    .extracting(c -> c.object().getMetadata().getNamespace() + "/"
+                            + c.object().getMetadata().getName())
+                    .containsExactly("default/w1", "ops/w2", "ops/w2", "default/w1");
             assertThat(changes).allSatisfy(c -> {
                 assertThat(c.object().getKind()).isEqualTo("Widget");
                 assertThat(c.object().getApiVersion()).isEqualTo("example.com/v1");
@@ -177,9 +206,14 @@ class ResourceClientWatchIT {
     @Test
     void labelAndFieldSelectorsFilterTheEvents() throws Exception {
         String rv = pods.list().resourceVersion();
-        try (Watch<Pod> web = pods.watch(WatchOptions.builder().resourceVersion(rv).labelSelector("app=web").build());
-                Watch<Pod> named = pods.watch(WatchOptions.builder().resourceVersion(rv)
-                        .fieldSelector("metadata.name=c").build())) {
+        try (Watch<Pod> web = pods.watch(WatchOptions.builder()
+                        .resourceVersion(rv)
+                        .labelSelector("app=web")
+                        .build());
+                Watch<Pod> named = pods.watch(WatchOptions.builder()
+                        .resourceVersion(rv)
+                        .fieldSelector("metadata.name=c")
+                        .build())) {
             pods.create(pod("a", Map.of("app", "web")));
             pods.create(pod("b", Map.of("app", "db")));
             pods.create(pod("c", Map.of("app", "web")));
@@ -194,8 +228,11 @@ class ResourceClientWatchIT {
     void aStreamingListEndsItsInitialEventsWithTheAnnotatedBookmark() throws Exception {
         pods.create(pod("a", Map.of()));
         pods.create(pod("b", Map.of()));
-        try (Watch<Pod> watch = pods.watch(WatchOptions.builder().sendInitialEvents(true)
-                .resourceVersionMatch("NotOlderThan").allowWatchBookmarks(true).build())) {
+        try (Watch<Pod> watch = pods.watch(WatchOptions.builder()
+                .sendInitialEvents(true)
+                .resourceVersionMatch("NotOlderThan")
+                .allowWatchBookmarks(true)
+                .build())) {
             Set<String> initial = new HashSet<>();
             WatchEvent<Pod> event;
             int guard = 0;
@@ -204,8 +241,8 @@ class ResourceClientWatchIT {
                 initial.add(c.object().getMetadata().getName());
             }
             assertThat(initial).containsExactlyInAnyOrder("a", "b");
-            assertThat(event).isInstanceOfSatisfying(WatchEvent.Bookmark.class,
-                    b -> assertThat(b.initialEventsEnd()).isTrue());
+            assertThat(event).isInstanceOfSatisfying(WatchEvent.Bookmark.class, b -> assertThat(b.initialEventsEnd())
+                    .isTrue());
         }
     }
 
@@ -216,8 +253,10 @@ class ResourceClientWatchIT {
         pods.create(pod("b", Map.of()));
         server.compact();
 
-        try (Watch<Pod> watch = pods.watch(WatchOptions.builder().resourceVersion(old).build())) {
-            assertThatThrownBy(() -> watch.next(WAIT)).isInstanceOf(ExpiredException.class)
+        try (Watch<Pod> watch =
+                pods.watch(WatchOptions.builder().resourceVersion(old).build())) {
+            assertThatThrownBy(() -> watch.next(WAIT))
+                    .isInstanceOf(ExpiredException.class)
                     .hasMessageContaining("GET /api/v1/namespaces/default/pods")
                     .hasMessageContaining("too old resource version")
                     .satisfies(e -> assertThat(((ExpiredException) e).code()).isEqualTo(410));
@@ -230,7 +269,8 @@ class ResourceClientWatchIT {
 
     @Test
     void theServersTimeoutEndsTheWatchNormally() throws Exception {
-        try (Watch<Pod> watch = pods.watch(WatchOptions.builder().timeoutSeconds(1).build())) {
+        try (Watch<Pod> watch =
+                pods.watch(WatchOptions.builder().timeoutSeconds(1).build())) {
             assertThat(watch.next(WAIT)).isNull();
             assertThat(watch.isDone()).isTrue();
             assertThat(watch.next()).isNull();
@@ -239,7 +279,8 @@ class ResourceClientWatchIT {
 
     @Test
     void closedWatchesEndNormally() throws Exception {
-        try (Watch<Pod> watch = pods.watch(WatchOptions.builder().resourceVersion(pods.list().resourceVersion())
+        try (Watch<Pod> watch = pods.watch(WatchOptions.builder()
+                .resourceVersion(pods.list().resourceVersion())
                 .build())) {
             pods.create(pod("a", Map.of()));
             assertThat(nextChange(watch).type()).isEqualTo(WatchEventType.ADDED);
@@ -255,7 +296,9 @@ class ResourceClientWatchIT {
     void closingTheClientEndsItsOpenWatchesAndReturnsPromptly() throws Exception {
         KubernetesClient closing = KubernetesClient.create(config());
         ResourceClient<Pod> p = closing.resources(Pod.class);
-        Watch<Pod> watch = p.watch(WatchOptions.builder().resourceVersion(p.list().resourceVersion()).build());
+        Watch<Pod> watch = p.watch(WatchOptions.builder()
+                .resourceVersion(p.list().resourceVersion())
+                .build());
         pods.create(pod("seen", Map.of()));
         assertThat(nextChange(watch).object().getMetadata().getName()).isEqualTo("seen");
 
@@ -278,16 +321,24 @@ class ResourceClientWatchIT {
         FakeClock clock = new FakeClock();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         String host = server.url().getHost() + ":" + server.port();
-        try (KubernetesClient retrying = KubernetesClient.builder(config()).clock(clock).meterRegistry(registry)
+        try (KubernetesClient retrying = KubernetesClient.builder(config())
+                .clock(clock)
+                .meterRegistry(registry)
                 .build()) {
-            server.faults().fail(Failure.status(503).count(2).retryAfterSeconds(1).resource("pods").verb("watch"));
+            server.faults()
+                    .fail(Failure.status(503)
+                            .count(2)
+                            .retryAfterSeconds(1)
+                            .resource("pods")
+                            .verb("watch"));
             ResourceClient<Pod> p = retrying.resources(Pod.class);
             String rv = p.list().resourceVersion();
 
             CompletableFuture<Watch<Pod>> opening = new CompletableFuture<>();
             Thread.ofVirtual().start(() -> {
                 try {
-                    opening.complete(p.watch(WatchOptions.builder().resourceVersion(rv).build()));
+                    opening.complete(
+                            p.watch(WatchOptions.builder().resourceVersion(rv).build()));
                 } catch (Throwable e) {
                     opening.completeExceptionally(e);
                 }
@@ -309,31 +360,44 @@ class ResourceClientWatchIT {
     }
 
     private static double count(SimpleMeterRegistry registry, String method, String code, String host) {
-        var c = registry.find("rest.client.requests").tags("method", method, "code", code, "host", host).counter();
+        var c = registry.find("rest.client.requests")
+                .tags("method", method, "code", code, "host", host)
+                .counter();
         return c == null ? 0 : c.count();
     }
 
     @Test
     void aSetupThatKeepsFailingIsTheTypedException() {
-        try (KubernetesClient noRetries = KubernetesClient.builder(config()).retryPolicy(RetryPolicy.never())
+        try (KubernetesClient noRetries = KubernetesClient.builder(config())
+                .retryPolicy(RetryPolicy.never())
                 .build()) {
-            server.faults().fail(Failure.status(503).count(1).retryAfterSeconds(1).resource("pods").verb("watch"));
+            server.faults()
+                    .fail(Failure.status(503)
+                            .count(1)
+                            .retryAfterSeconds(1)
+                            .resource("pods")
+                            .verb("watch"));
             assertThatThrownBy(() -> noRetries.resources(Pod.class).watch(WatchOptions.none()))
                     .isInstanceOf(ServiceUnavailableException.class)
                     .hasMessageContaining("GET /api/v1/namespaces/default/pods?watch=true");
             assertThatThrownBy(() -> client.genericResources("example.com", "v1", "Nope", "nopes", true)
-                    .watch(WatchOptions.none())).isInstanceOf(NotFoundException.class);
+                            .watch(WatchOptions.none()))
+                    .isInstanceOf(NotFoundException.class);
         }
     }
 
     @Test
     void latencyDelaysTheSetupWithinTheRequestTimeoutAndTheTimeoutBoundsOnlyTheHeaders() throws Exception {
-        try (KubernetesClient shortTimeout = KubernetesClient.builder(config()).requestTimeout(Duration.ofSeconds(1))
-                .retryPolicy(RetryPolicy.never()).build()) {
+        try (KubernetesClient shortTimeout = KubernetesClient.builder(config())
+                .requestTimeout(Duration.ofSeconds(1))
+                .retryPolicy(RetryPolicy.never())
+                .build()) {
             ResourceClient<Pod> p = shortTimeout.resources(Pod.class);
-            server.faults().latency(Latency.of(Duration.ofMillis(300)).resource("pods").verb("watch"));
+            server.faults()
+                    .latency(Latency.of(Duration.ofMillis(300)).resource("pods").verb("watch"));
             long start = System.nanoTime();
-            try (Watch<Pod> watch = p.watch(WatchOptions.builder().allowWatchBookmarks(true).build())) {
+            try (Watch<Pod> watch =
+                    p.watch(WatchOptions.builder().allowWatchBookmarks(true).build())) {
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
                 // The body outlives the 1 s request timeout: bookmarks keep arriving for 2 s.
                 long bookmarks = 0;
@@ -347,8 +411,10 @@ class ResourceClientWatchIT {
             }
 
             server.faults().clear();
-            server.faults().latency(Latency.of(Duration.ofSeconds(5)).resource("pods").verb("watch"));
-            assertThatThrownBy(() -> p.watch(WatchOptions.none())).isInstanceOf(UncheckedIOException.class)
+            server.faults()
+                    .latency(Latency.of(Duration.ofSeconds(5)).resource("pods").verb("watch"));
+            assertThatThrownBy(() -> p.watch(WatchOptions.none()))
+                    .isInstanceOf(UncheckedIOException.class)
                     .hasMessageContaining("GET /api/v1/namespaces/default/pods?watch=true")
                     .hasRootCauseInstanceOf(HttpTimeoutException.class);
         }
@@ -371,11 +437,14 @@ class ResourceClientWatchIT {
      */
     private void assertIdleRuleFiresUnder(Runnable fault) throws Exception {
         FakeClock clock = new FakeClock();
-        try (KubernetesClient idle = KubernetesClient.builder(config()).watchIdleTimeout(Duration.ofSeconds(1))
-                .clock(clock).build()) {
+        try (KubernetesClient idle = KubernetesClient.builder(config())
+                .watchIdleTimeout(Duration.ofSeconds(1))
+                .clock(clock)
+                .build()) {
             ResourceClient<Pod> p = idle.resources(Pod.class);
             assertThat(p.watchIdleTimeout()).isEqualTo(Duration.ofSeconds(1));
-            try (Watch<Pod> watch = p.watch(WatchOptions.builder().allowWatchBookmarks(true).build())) {
+            try (Watch<Pod> watch =
+                    p.watch(WatchOptions.builder().allowWatchBookmarks(true).build())) {
                 assertThat(watch.idleTimeout()).isEqualTo(Duration.ofSeconds(1));
                 AtomicLong bookmarks = new AtomicLong();
                 CompletableFuture<Throwable> failure = new CompletableFuture<>();
@@ -395,7 +464,9 @@ class ResourceClientWatchIT {
                     long seen = bookmarks.get();
                     await().atMost(WAIT).until(() -> bookmarks.get() >= seen + 3);
                 }
-                assertThat(watch.isDone()).as("1.2 s of clock time, but never 1 s without bytes").isFalse();
+                assertThat(watch.isDone())
+                        .as("1.2 s of clock time, but never 1 s without bytes")
+                        .isFalse();
 
                 fault.run();
                 // A bookmark already on its way may still restart the timer: step until the silence has lasted 1 s.
@@ -414,8 +485,10 @@ class ResourceClientWatchIT {
     @Test
     void closingTheWatchReleasesItsThreadAndTheServersWatchAtOnce() throws Exception {
         // Bookmarks every 200 ms: the server writes to the watch, and so notices when its client is gone.
-        Watch<Pod> watch = pods.watch(WatchOptions.builder().resourceVersion(pods.list().resourceVersion())
-                .allowWatchBookmarks(true).build());
+        Watch<Pod> watch = pods.watch(WatchOptions.builder()
+                .resourceVersion(pods.list().resourceVersion())
+                .allowWatchBookmarks(true)
+                .build());
         assertThat(openPodWatches()).isEqualTo(1);
         AtomicLong received = new AtomicLong();
         CompletableFuture<Long> consumed = new CompletableFuture<>();
@@ -447,13 +520,18 @@ class ResourceClientWatchIT {
     @Test
     void overHttpsWithATokenKubeconfig(@TempDir Path dir) throws Exception {
         String token = "w4tch-t0k3n-long-enough";
-        try (EmbeddedApiServer tls = EmbeddedApiServer.builder().tls().token("alice", token, "devs")
-                .bookmarkInterval(Duration.ofMillis(200)).start();
+        try (EmbeddedApiServer tls = EmbeddedApiServer.builder()
+                        .tls()
+                        .token("alice", token, "devs")
+                        .bookmarkInterval(Duration.ofMillis(200))
+                        .start();
                 KubernetesClient alice = KubernetesClient.create(ClientConfig.fromKubeconfig(
                         Files.writeString(dir.resolve("alice.yaml"), tls.kubeconfigForToken(token))))) {
             ResourceClient<Pod> p = alice.resources(Pod.class);
-            try (Watch<Pod> watch = p.watch(WatchOptions.builder().resourceVersion(p.list().resourceVersion())
-                    .allowWatchBookmarks(true).build())) {
+            try (Watch<Pod> watch = p.watch(WatchOptions.builder()
+                    .resourceVersion(p.list().resourceVersion())
+                    .allowWatchBookmarks(true)
+                    .build())) {
                 p.create(pod("secure", Map.of()));
                 WatchEvent.Change<Pod> added = nextChange(watch);
                 assertThat(added.type()).isEqualTo(WatchEventType.ADDED);
@@ -465,20 +543,31 @@ class ResourceClientWatchIT {
             // A token file rotated under the same mtime: only the 401 → invalidate → read again path sees it.
             Path tokenFile = Files.writeString(dir.resolve("token"), "stale-token-value");
             FileTime mtime = Files.getLastModifiedTime(tokenFile);
-            String ca = "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes())
-                    .encodeToString(tls.certificateAuthority().getEncoded()) + "\n-----END CERTIFICATE-----\n";
-            ClientConfig rotating = ClientConfig.builder().server(tls.url()).certificateAuthorityPem(ca)
-                    .tokenFile(tokenFile).build();
+            String ca = "-----BEGIN CERTIFICATE-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes())
+                            .encodeToString(tls.certificateAuthority().getEncoded()) + "\n-----END CERTIFICATE-----\n";
+            ClientConfig rotating = ClientConfig.builder()
+                    .server(tls.url())
+                    .certificateAuthorityPem(ca)
+                    .tokenFile(tokenFile)
+                    .build();
             Files.writeString(tokenFile, token);
             Files.setLastModifiedTime(tokenFile, mtime);
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (KubernetesClient rotated = KubernetesClient.builder(rotating).meterRegistry(registry).build();
-                    Watch<Pod> watch = rotated.resources(Pod.class).watch(WatchOptions.builder()
-                            .allowWatchBookmarks(true).build())) {
+            try (KubernetesClient rotated = KubernetesClient.builder(rotating)
+                            .meterRegistry(registry)
+                            .build();
+                    Watch<Pod> watch = rotated.resources(Pod.class)
+                            .watch(WatchOptions.builder()
+                                    .allowWatchBookmarks(true)
+                                    .build())) {
                 // Without a resourceVersion the watch starts with the existing objects, as ADDED.
                 assertThat(nextChange(watch).object().getMetadata().getName()).isEqualTo("secure");
-                assertThat(registry.find("rest.client.requests").tags("method", "GET", "code", "401").counter()
-                        .count()).isEqualTo(1);
+                assertThat(registry.find("rest.client.requests")
+                                .tags("method", "GET", "code", "401")
+                                .counter()
+                                .count())
+                        .isEqualTo(1);
             }
         }
     }
@@ -486,11 +575,15 @@ class ResourceClientWatchIT {
     /** The server's {@code apiserver_longrunning_requests} for pods, scraped from its /metrics. */
     private int openPodWatches() throws Exception {
         try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-            String metrics = http.send(java.net.http.HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            return metrics.lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
-                            && l.contains("resource=\"pods\""))
-                    .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            String metrics = http.send(
+                            java.net.http.HttpRequest.newBuilder(server.url().resolve("/metrics"))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
+            return metrics.lines()
+                    .filter(l -> l.startsWith("apiserver_longrunning_requests{") && l.contains("resource=\"pods\""))
+                    .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
         }
     }
 }

@@ -51,7 +51,11 @@ final class MeterTable {
                 while (m.find()) {
                     tags.add(m.group(1));
                 }
-                rows.add(new Row(code(cells[1], markdown, j), type, code(cells[3], markdown, j), tags,
+                rows.add(new Row(
+                        code(cells[1], markdown, j),
+                        type,
+                        code(cells[3], markdown, j),
+                        tags,
                         cells[3].contains("histogram")));
             }
         }
@@ -85,7 +89,8 @@ final class MeterTable {
         }
         Map<String, Row> docs = new TreeMap<>();
         documented.forEach(r -> docs.put(r.micrometerName(), r));
-        assertThat(docs.keySet()).as("documented Micrometer names = the names the code registers")
+        assertThat(docs.keySet())
+                .as("documented Micrometer names = the names the code registers")
                 .isEqualTo(registered.keySet());
         String scrape = registry.scrape();
         for (Row doc : documented) {
@@ -103,7 +108,8 @@ final class MeterTable {
                 series.add(doc.prometheusName() + "{");
             }
             for (String s : series) {
-                assertThat(scrape).as("Prometheus renders %s as %s", doc.micrometerName(), doc.prometheusName())
+                assertThat(scrape)
+                        .as("Prometheus renders %s as %s", doc.micrometerName(), doc.prometheusName())
                         .containsPattern("(?m)^" + Pattern.quote(s));
             }
         }

@@ -108,12 +108,17 @@ class RateLimiterTest {
 
     @Test
     void badSettingsAreRefusedNamingTheField() {
-        assertThatThrownBy(() -> RateLimiter.tokenBucket(0, 1)).hasMessageContaining("qps must be a positive")
+        assertThatThrownBy(() -> RateLimiter.tokenBucket(0, 1))
+                .hasMessageContaining("qps must be a positive")
                 .hasMessageContaining("unlimited()");
         assertThatThrownBy(() -> RateLimiter.tokenBucket(Double.NaN, 1)).hasMessageContaining("qps");
-        assertThatThrownBy(() -> RateLimiter.tokenBucket(Double.POSITIVE_INFINITY, 1)).hasMessageContaining("qps");
+        assertThatThrownBy(() -> RateLimiter.tokenBucket(Double.POSITIVE_INFINITY, 1))
+                .hasMessageContaining("qps");
         assertThatThrownBy(() -> RateLimiter.tokenBucket(5, 0)).hasMessage("burst must be at least 1, was 0");
         assertThatThrownBy(() -> HttpTransport.builder(io.kubeloop.client.config.ClientConfig.builder()
-                .server("http://127.0.0.1:1").build()).rateLimit(5, 0)).hasMessage("burst must be at least 1, was 0");
+                                .server("http://127.0.0.1:1")
+                                .build())
+                        .rateLimit(5, 0))
+                .hasMessage("burst must be at least 1, was 0");
     }
 }

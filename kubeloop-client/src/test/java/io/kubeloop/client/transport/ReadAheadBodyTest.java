@@ -37,7 +37,9 @@ class ReadAheadBodyTest {
     }
 
     private static List<ByteBuffer> chunk(String... buffers) {
-        return java.util.Arrays.stream(buffers).map(b -> ByteBuffer.wrap(b.getBytes(StandardCharsets.UTF_8))).toList();
+        return java.util.Arrays.stream(buffers)
+                .map(b -> ByteBuffer.wrap(b.getBytes(StandardCharsets.UTF_8)))
+                .toList();
     }
 
     private static InputStream body(ReadAheadBody subscriber) {

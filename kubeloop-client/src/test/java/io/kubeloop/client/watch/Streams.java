@@ -111,7 +111,8 @@ final class Streams {
 
     static String pod(String type, String name, String rv) {
         return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\""
-                + name + "\",\"namespace\":\"default\",\"resourceVersion\":\"" + rv + "\",\"labels\":{\"app\":\"web\"}},"
+                + name + "\",\"namespace\":\"default\",\"resourceVersion\":\"" + rv
+                + "\",\"labels\":{\"app\":\"web\"}},"
                 + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.27\"}]},\"status\":{\"phase\":\"Pending\"}}}";
     }
 
@@ -121,6 +122,7 @@ final class Streams {
                 + (initialEventsEnd ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "") + "}}}";
     }
 
-    static final String EXPIRED = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-            + "\"status\":\"Failure\",\"message\":\"too old resource version: 5 (99)\",\"reason\":\"Expired\",\"code\":410}}";
+    static final String EXPIRED =
+            "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                    + "\"status\":\"Failure\",\"message\":\"too old resource version: 5 (99)\",\"reason\":\"Expired\",\"code\":410}}";
 }

@@ -22,8 +22,15 @@ import tools.jackson.databind.json.JsonMapper;
 
 class WatchEventDecoderTest {
 
-    private static final String ALL = String.join("\n", pod("ADDED", "a", "10"), pod("MODIFIED", "a", "11"),
-            bookmark("12", false), pod("DELETED", "a", "13"), bookmark("14", true), EXPIRED) + "\n";
+    private static final String ALL = String.join(
+                    "\n",
+                    pod("ADDED", "a", "10"),
+                    pod("MODIFIED", "a", "11"),
+                    bookmark("12", false),
+                    pod("DELETED", "a", "13"),
+                    bookmark("14", true),
+                    EXPIRED)
+            + "\n";
 
     static <T> List<WatchEvent<T>> drain(WatchEventDecoder<T> decoder) {
         List<WatchEvent<T>> events = new ArrayList<>();
@@ -37,15 +44,26 @@ class WatchEventDecoderTest {
     void decodesEveryEventTypeAsKubeApiserverWritesThem() {
         List<WatchEvent<Pod>> events = drain(WatchEventDecoder.of(Streams.of(ALL), Pod.class));
 
-        assertThat(events).extracting(WatchEvent::type).containsExactly(WatchEventType.ADDED, WatchEventType.MODIFIED,
-                WatchEventType.BOOKMARK, WatchEventType.DELETED, WatchEventType.BOOKMARK, WatchEventType.ERROR);
+        assertThat(events)
+                .extracting(WatchEvent::type)
+                .containsExactly(
+                        WatchEventType.ADDED,
+                        WatchEventType.MODIFIED,
+                        WatchEventType.BOOKMARK,
+                        WatchEventType.DELETED,
+                        WatchEventType.BOOKMARK,
+                        WatchEventType.ERROR);
         Pod added = ((WatchEvent.Change<Pod>) events.get(0)).object();
         assertThat(added.getMetadata().getName()).isEqualTo("a");
         assertThat(added.getMetadata().getResourceVersion()).isEqualTo("10");
         assertThat(added.getMetadata().getLabels()).containsEntry("app", "web");
         assertThat(added.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx:1.27");
         assertThat(added.getStatus().getPhase()).isEqualTo("Pending");
-        assertThat(((WatchEvent.Change<Pod>) events.get(3)).object().getMetadata().getResourceVersion()).isEqualTo("13");
+        assertThat(((WatchEvent.Change<Pod>) events.get(3))
+                        .object()
+                        .getMetadata()
+                        .getResourceVersion())
+                .isEqualTo("13");
         assertThat(events.get(2)).isEqualTo(new WatchEvent.Bookmark<Pod>("12", false));
         assertThat(events.get(4)).isEqualTo(new WatchEvent.Bookmark<Pod>("14", true));
         WatchEvent.Error<Pod> error = (WatchEvent.Error<Pod>) events.get(5);
@@ -61,7 +79,8 @@ class WatchEventDecoderTest {
 
         List<WatchEvent<Pod>> events = drain(WatchEventDecoder.of(Streams.of(stream), Pod.class));
 
-        assertThat(events).extracting(WatchEvent::type)
+        assertThat(events)
+                .extracting(WatchEvent::type)
                 .containsExactly(WatchEventType.ADDED, WatchEventType.BOOKMARK, WatchEventType.DELETED);
     }
 
@@ -77,13 +96,17 @@ class WatchEventDecoderTest {
     void aPlainJsonMapperDecodesFabric8ModelClasses() {
         String withUnknown = pod("ADDED", "a", "1").replace("\"labels\"", "\"futureField\":{\"x\":1},\"labels\"");
 
-        WatchEvent<Pod> event = WatchEventDecoder.of(Streams.of(withUnknown), Pod.class, JsonMapper.builder().build())
+        WatchEvent<Pod> event = WatchEventDecoder.of(
+                        Streams.of(withUnknown), Pod.class, JsonMapper.builder().build())
                 .next();
 
         Pod pod = ((WatchEvent.Change<Pod>) event).object();
         assertThat(pod.getKind()).isEqualTo("Pod");
         assertThat(pod.getMetadata().getResourceVersion()).isEqualTo("1");
-        assertThat(pod.getSpec().getContainers()).singleElement().extracting(c -> c.getName()).isEqualTo("c");
+        assertThat(pod.getSpec().getContainers())
+                .singleElement()
+                .extracting(c -> c.getName())
+                .isEqualTo("c");
         assertThat(pod.getMetadata().getAdditionalProperties()).containsKey("futureField");
     }
 
@@ -92,7 +115,8 @@ class WatchEventDecoderTest {
         String cr = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\","
                 + "\"metadata\":{\"name\":\"w\",\"resourceVersion\":\"7\"},\"spec\":{\"size\":3,\"tags\":[\"a\"]}}}";
 
-        WatchEvent<GenericKubernetesResource> event = WatchEventDecoder.of(Streams.of(cr), GenericKubernetesResource.class)
+        WatchEvent<GenericKubernetesResource> event = WatchEventDecoder.of(
+                        Streams.of(cr), GenericKubernetesResource.class)
                 .next();
 
         GenericKubernetesResource w = ((WatchEvent.Change<GenericKubernetesResource>) event).object();
@@ -109,7 +133,11 @@ class WatchEventDecoderTest {
 
         List<WatchEvent<Pod>> events = drain(WatchEventDecoder.of(Streams.of(reordered), Pod.class));
 
-        assertThat(((WatchEvent.Change<Pod>) events.get(0)).object().getMetadata().getName()).isEqualTo("b");
+        assertThat(((WatchEvent.Change<Pod>) events.get(0))
+                        .object()
+                        .getMetadata()
+                        .getName())
+                .isEqualTo("b");
         assertThat(events.get(0).type()).isEqualTo(WatchEventType.MODIFIED);
         assertThat(events.get(1)).isEqualTo(new WatchEvent.Bookmark<Pod>("9", false));
     }
@@ -174,17 +202,24 @@ class WatchEventDecoderTest {
     @Test
     void eventsWithoutTypeOrObjectAreAnError() {
         assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of("{\"object\":{\"kind\":\"Pod\"}}"), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("has no \"type\"");
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("has no \"type\"");
         assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of("{\"type\":\"ADDED\"}"), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("ADDED event has no \"object\"");
-        assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of("{\"type\":\"DELETED\",\"object\":null}"), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("has a null \"object\"");
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("ADDED event has no \"object\"");
+        assertThatThrownBy(() ->
+                        drain(WatchEventDecoder.of(Streams.of("{\"type\":\"DELETED\",\"object\":null}"), Pod.class)))
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("has a null \"object\"");
         assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of("{\"type\":7,\"object\":{}}"), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("\"type\" must be a string");
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("\"type\" must be a string");
         assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of("[{\"type\":\"ADDED\"}]"), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("expected a watch event object, found an array");
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("expected a watch event object, found an array");
         assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of(bookmark("", false)), Pod.class)))
-                .isInstanceOf(WatchDecodeException.class).hasMessageContaining("BOOKMARK event has no metadata.resourceVersion");
+                .isInstanceOf(WatchDecodeException.class)
+                .hasMessageContaining("BOOKMARK event has no metadata.resourceVersion");
     }
 
     @Test
@@ -225,31 +260,45 @@ class WatchEventDecoderTest {
         String big = "x".repeat(8 * 1024 * 1024);
         StringBuilder labels = new StringBuilder();
         for (int i = 0; i < 10_000; i++) {
-            labels.append(i == 0 ? "" : ",").append("\"label-").append(i).append("\":\"v").append(i).append('"');
+            labels.append(i == 0 ? "" : ",")
+                    .append("\"label-")
+                    .append(i)
+                    .append("\":\"v")
+                    .append(i)
+                    .append('"');
         }
-        String stream = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\","
-                + "\"labels\":{" + labels + "}},\"data\":{\"blob\":\"" + big + "\"}}}\n"
-                + "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"small\"}}}\n";
+        String stream =
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"big\","
+                        + "\"labels\":{" + labels + "}},\"data\":{\"blob\":\"" + big + "\"}}}\n"
+                        + "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"small\"}}}\n";
 
-        List<WatchEvent<ConfigMap>> events = drain(WatchEventDecoder.of(Streams.chunked(stream, 1000), ConfigMap.class));
+        List<WatchEvent<ConfigMap>> events =
+                drain(WatchEventDecoder.of(Streams.chunked(stream, 1000), ConfigMap.class));
 
         ConfigMap cm = ((WatchEvent.Change<ConfigMap>) events.get(0)).object();
         assertThat(cm.getData().get("blob")).hasSize(big.length());
         assertThat(cm.getMetadata().getLabels()).hasSize(10_000).containsEntry("label-9999", "v9999");
-        assertThat(((WatchEvent.Change<ConfigMap>) events.get(1)).object().getMetadata().getName()).isEqualTo("small");
+        assertThat(((WatchEvent.Change<ConfigMap>) events.get(1))
+                        .object()
+                        .getMetadata()
+                        .getName())
+                .isEqualTo("small");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":s3cr3t-t0ken}}}",
-        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"immutable\":\"s3cr3t-t0ken\"}}",
-        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken",
-        "{\"type\":\"s3cr3t-t0ken\",\"object\":{}}",
-        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken\"}}} s3cr3t-t0ken"
-    })
+    @ValueSource(
+            strings = {
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":s3cr3t-t0ken}}}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"immutable\":\"s3cr3t-t0ken\"}}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken",
+                "{\"type\":\"s3cr3t-t0ken\",\"object\":{}}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Secret\",\"data\":{\"token\":\"s3cr3t-t0ken\"}}} s3cr3t-t0ken"
+            })
     void decodeErrorsNeverQuoteTheObjectsData(String stream) {
-        assertThatThrownBy(() -> drain(WatchEventDecoder.of(Streams.of(stream), io.fabric8.kubernetes.api.model.Secret.class)))
+        assertThatThrownBy(() ->
+                        drain(WatchEventDecoder.of(Streams.of(stream), io.fabric8.kubernetes.api.model.Secret.class)))
                 .isInstanceOf(WatchDecodeException.class)
-                .satisfies(e -> assertThat(e.getMessage()).contains("watch event").doesNotContain("s3cr3t"));
+                .satisfies(
+                        e -> assertThat(e.getMessage()).contains("watch event").doesNotContain("s3cr3t"));
     }
 }

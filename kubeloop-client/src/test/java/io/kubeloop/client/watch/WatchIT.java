@@ -1,7 +1,6 @@
 package io.kubeloop.client.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,8 +12,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,11 +33,14 @@ class WatchIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private EmbeddedApiServer server;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(200)).start();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofMillis(200))
+                .start();
     }
 
     @AfterEach
@@ -50,7 +52,8 @@ class WatchIT {
     @Test
     void createUpdateDeleteArriveAsTypedPodsBetweenBookmarks() throws Exception {
         String rv = listResourceVersion();
-        try (Watch<Pod> watch = watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv, Duration.ofMinutes(1))) {
+        try (Watch<Pod> watch =
+                watch("?watch=true&allowWatchBookmarks=true&resourceVersion=" + rv, Duration.ofMinutes(1))) {
             Pod created = Decoding.standard().mapper().readValue(send("POST", PODS, pod("web-1")), Pod.class);
             created.getMetadata().setLabels(java.util.Map.of("tier", "front"));
             send("PUT", PODS + "/web-1", Decoding.standard().mapper().writeValueAsString(created));
@@ -69,14 +72,21 @@ class WatchIT {
                     case WatchEvent.Error<Pod> e -> throw new AssertionError("unexpected " + e);
                 }
             }
-            assertThat(changes).extracting(WatchEvent.Change::type)
+            assertThat(changes)
+                    .extracting(WatchEvent.Change::type)
                     .containsExactly(WatchEventType.ADDED, WatchEventType.MODIFIED, WatchEventType.DELETED);
-            assertThat(changes).extracting(c -> c.object().getMetadata().getName()).containsOnly("web-1");
+            assertThat(changes)
+                    .extracting(c -> c.object().getMetadata().getName())
+                    .containsOnly("web-1");
             assertThat(changes.get(1).object().getMetadata().getLabels()).containsEntry("tier", "front");
-            assertThat(changes.get(0).object().getSpec().getContainers().get(0).getImage()).isEqualTo("nginx");
-            List<Long> rvs = changes.stream().map(c -> Long.parseLong(c.object().getMetadata().getResourceVersion())).toList();
+            assertThat(changes.get(0).object().getSpec().getContainers().get(0).getImage())
+                    .isEqualTo("nginx");
+            List<Long> rvs = changes.stream()
+                    .map(c -> Long.parseLong(c.object().getMetadata().getResourceVersion()))
+                    .toList();
             assertThat(rvs).isSorted().doesNotHaveDuplicates();
-            assertThat(bookmarks).allSatisfy(b -> assertThat(b.initialEventsEnd()).isFalse());
+            assertThat(bookmarks)
+                    .allSatisfy(b -> assertThat(b.initialEventsEnd()).isFalse());
             assertThat(Long.parseLong(bookmarks.getLast().resourceVersion())).isGreaterThanOrEqualTo(rvs.getLast());
         }
     }
@@ -85,8 +95,9 @@ class WatchIT {
     void aStreamingListEndsItsInitialEventsWithTheAnnotatedBookmark() throws Exception {
         send("POST", PODS, pod("a"));
         send("POST", PODS, pod("b"));
-        try (Watch<Pod> watch = watch("?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
-                + "&resourceVersionMatch=NotOlderThan", Duration.ofMinutes(1))) {
+        try (Watch<Pod> watch = watch(
+                "?watch=1&sendInitialEvents=true&allowWatchBookmarks=true" + "&resourceVersionMatch=NotOlderThan",
+                Duration.ofMinutes(1))) {
             Set<String> initial = new HashSet<>();
             WatchEvent<Pod> event;
             while ((event = next(watch)) instanceof WatchEvent.Change<Pod> c) {
@@ -94,8 +105,8 @@ class WatchIT {
                 initial.add(c.object().getMetadata().getName());
             }
             assertThat(initial).containsExactlyInAnyOrder("a", "b");
-            assertThat(event).isInstanceOfSatisfying(WatchEvent.Bookmark.class,
-                    b -> assertThat(b.initialEventsEnd()).isTrue());
+            assertThat(event).isInstanceOfSatisfying(WatchEvent.Bookmark.class, b -> assertThat(b.initialEventsEnd())
+                    .isTrue());
         }
     }
 
@@ -156,10 +167,14 @@ class WatchIT {
      */
     private void assertIdleRuleFiresUnder(Runnable fault) throws Exception {
         FakeClock clock = new FakeClock();
-        HttpResponse<InputStream> response = http.send(get(PODS + "?watch=true&allowWatchBookmarks=true&resourceVersion="
-                + listResourceVersion()), BodyHandlers.ofInputStream());
-        try (Watch<Pod> watch = Watch.builder(response.body(), Pod.class).idleTimeout(Duration.ofSeconds(1))
-                .clock(clock).description("watch of pods").start()) {
+        HttpResponse<InputStream> response = http.send(
+                get(PODS + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + listResourceVersion()),
+                BodyHandlers.ofInputStream());
+        try (Watch<Pod> watch = Watch.builder(response.body(), Pod.class)
+                .idleTimeout(Duration.ofSeconds(1))
+                .clock(clock)
+                .description("watch of pods")
+                .start()) {
             AtomicLong bookmarks = new AtomicLong();
             CompletableFuture<Throwable> failure = new CompletableFuture<>();
             Thread consumer = Thread.ofVirtual().name("test-consumer").start(() -> {
@@ -178,7 +193,9 @@ class WatchIT {
                 long seen = bookmarks.get();
                 await().atMost(WAIT).until(() -> bookmarks.get() >= seen + 3);
             }
-            assertThat(watch.isDone()).as("1.2 s of clock time, but never 1 s without bytes").isFalse();
+            assertThat(watch.isDone())
+                    .as("1.2 s of clock time, but never 1 s without bytes")
+                    .isFalse();
 
             fault.run();
             // A bookmark already on its way may still restart the timer: step until the silence has lasted 1 s.
@@ -198,13 +215,15 @@ class WatchIT {
     @Test
     void closeFromAnotherThreadReleasesTheReaderAndTheConnectionAtOnce() throws Exception {
         AtomicReference<Thread> reader = new AtomicReference<>();
-        HttpResponse<InputStream> response = http.send(get(PODS + "?watch=true&resourceVersion=" + listResourceVersion()),
-                BodyHandlers.ofInputStream());
-        Watch<Pod> watch = Watch.builder(response.body(), Pod.class).threadFactory(r -> {
-            Thread t = Thread.ofVirtual().name("it-watch-reader").unstarted(r);
-            reader.set(t);
-            return t;
-        }).start();
+        HttpResponse<InputStream> response = http.send(
+                get(PODS + "?watch=true&resourceVersion=" + listResourceVersion()), BodyHandlers.ofInputStream());
+        Watch<Pod> watch = Watch.builder(response.body(), Pod.class)
+                .threadFactory(r -> {
+                    Thread t = Thread.ofVirtual().name("it-watch-reader").unstarted(r);
+                    reader.set(t);
+                    return t;
+                })
+                .start();
         CompletableFuture<WatchEvent<Pod>> blocked = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
@@ -231,15 +250,20 @@ class WatchIT {
 
     /** The server's {@code apiserver_longrunning_requests} for pods, scraped from its /metrics. */
     private int openPodWatches() throws Exception {
-        return send("GET", "/metrics", null).lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
-                        && l.contains("resource=\"pods\""))
-                .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return send("GET", "/metrics", null)
+                .lines()
+                .filter(l -> l.startsWith("apiserver_longrunning_requests{") && l.contains("resource=\"pods\""))
+                .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private Watch<Pod> watch(String query, Duration idleTimeout) throws Exception {
         HttpResponse<InputStream> response = http.send(get(PODS + query), BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
-        return Watch.builder(response.body(), Pod.class).idleTimeout(idleTimeout).description("watch of pods").start();
+        return Watch.builder(response.body(), Pod.class)
+                .idleTimeout(idleTimeout)
+                .description("watch of pods")
+                .start();
     }
 
     private static WatchEvent<Pod> next(Watch<Pod> watch) throws InterruptedException {
@@ -249,7 +273,12 @@ class WatchIT {
     }
 
     private String listResourceVersion() throws Exception {
-        return Decoding.standard().mapper().readTree(send("GET", PODS, null)).path("metadata").path("resourceVersion").asString();
+        return Decoding.standard()
+                .mapper()
+                .readTree(send("GET", PODS, null))
+                .path("metadata")
+                .path("resourceVersion")
+                .asString();
     }
 
     private HttpRequest get(String path) {
@@ -257,10 +286,14 @@ class WatchIT {
     }
 
     private String send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path)).header("Content-Type", "application/json");
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(server.url() + path)).header("Content-Type", "application/json");
+        b.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> response = http.send(b.build(), BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isBetween(200, 299);
+        assertThat(response.statusCode())
+                .as(method + " " + path + ": " + response.body())
+                .isBetween(200, 299);
         return response.body();
     }
 

@@ -59,13 +59,19 @@ class WatchTest {
     @Test
     void errorEventsMayBeTheWatchsFailureAfterTheEventsBeforeThem() throws Exception {
         Feed feed = new Feed();
-        try (Watch<Pod> watch = Watch.builder(feed, Pod.class).description("watch of pods")
-                .errorEvents(status -> new IllegalStateException("gone: " + status.getCode())).start()) {
+        try (Watch<Pod> watch = Watch.builder(feed, Pod.class)
+                .description("watch of pods")
+                .errorEvents(status -> new IllegalStateException("gone: " + status.getCode()))
+                .start()) {
             feed.write(pod("ADDED", "a", "1") + "\n" + Streams.EXPIRED + "\n" + pod("ADDED", "b", "2") + "\n");
 
             assertThat(watch.next().type()).isEqualTo(WatchEventType.ADDED);
-            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class).hasMessage("gone: 410");
-            assertThatThrownBy(watch::next).isInstanceOf(IllegalStateException.class).hasMessage("gone: 410");
+            assertThatThrownBy(watch::next)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("gone: 410");
+            assertThatThrownBy(watch::next)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("gone: 410");
             assertThat(watch.isDone()).isTrue();
             // The reader stopped at the ERROR without waiting for the server's close, and released the body.
             await().atMost(Duration.ofSeconds(5)).until(feed::isClosed);
@@ -75,10 +81,13 @@ class WatchTest {
     @Test
     void anErrorMappingThatFailsIsAWatchExceptionNamingTheWatch() throws Exception {
         Feed feed = new Feed();
-        try (Watch<Pod> watch = Watch.builder(feed, Pod.class).description("watch of pods")
-                .errorEvents(status -> null).start()) {
+        try (Watch<Pod> watch = Watch.builder(feed, Pod.class)
+                .description("watch of pods")
+                .errorEvents(status -> null)
+                .start()) {
             feed.write(Streams.EXPIRED + "\n");
-            assertThatThrownBy(watch::next).isExactlyInstanceOf(WatchException.class)
+            assertThatThrownBy(watch::next)
+                    .isExactlyInstanceOf(WatchException.class)
                     .hasMessageContaining("watch of pods ended with an ERROR event that could not be mapped");
         }
     }
@@ -138,8 +147,10 @@ class WatchTest {
                 blocked.completeExceptionally(e);
             }
         });
-        await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get() != null
-                && readerThread.get().getState() != Thread.State.RUNNABLE && readerThread.get().isAlive());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> readerThread.get() != null
+                        && readerThread.get().getState() != Thread.State.RUNNABLE
+                        && readerThread.get().isAlive());
         assertThat(blocked).isNotDone();
 
         Thread.ofVirtual().name("test-closer").start(watch::close).join();
@@ -181,10 +192,12 @@ class WatchTest {
         clock.step(Duration.ofSeconds(1));
 
         assertThat(watch.isDone()).as("closed by the step itself").isTrue();
-        assertThat(clock.scheduledCount()).as("a closed watch leaves no timer behind").isZero();
+        assertThat(clock.scheduledCount())
+                .as("a closed watch leaves no timer behind")
+                .isZero();
         assertThatThrownBy(watch::next)
-                .isInstanceOfSatisfying(WatchIdleTimeoutException.class,
-                        e -> assertThat(e.idleTimeout()).isEqualTo(Duration.ofMinutes(5)))
+                .isInstanceOfSatisfying(WatchIdleTimeoutException.class, e -> assertThat(e.idleTimeout())
+                        .isEqualTo(Duration.ofMinutes(5)))
                 .hasMessageContaining("watch of pods in default received no bytes for PT5M")
                 .hasMessageContaining("idle timeout PT5M");
         assertThat(feed.isClosed()).as("the idle stream is closed").isTrue();
@@ -218,14 +231,17 @@ class WatchTest {
             // The reader fills the queue and waits for the consumer, not for bytes.
             await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get().getState() == Thread.State.WAITING);
             clock.step(Duration.ofMinutes(10));
-            assertThat(watch.isDone()).as("the rule ran during the step and found no read in progress").isFalse();
+            assertThat(watch.isDone())
+                    .as("the rule ran during the step and found no read in progress")
+                    .isFalse();
 
             for (int i = 1; i <= events; i++) {
                 assertThat(watch.next()).isEqualTo(new WatchEvent.Bookmark<Pod>(Integer.toString(i), false));
             }
             // Now the reader waits for bytes, and that is idleness.
             // Every event is queued, so a timed wait of the reader is the feed's read for more bytes.
-            await().atMost(Duration.ofSeconds(5)).until(() -> readerThread.get().getState() == Thread.State.TIMED_WAITING);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> readerThread.get().getState() == Thread.State.TIMED_WAITING);
             clock.step(Duration.ofMinutes(1));
             assertThat(watch.isDone()).isTrue();
             assertThatThrownBy(watch::next).isInstanceOf(WatchIdleTimeoutException.class);
@@ -248,7 +264,9 @@ class WatchTest {
             clock.step(Duration.ofSeconds(29));
             assertThat(waiting).as("29 s of clock time").isNotDone();
             clock.step(Duration.ofSeconds(1));
-            assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("timed out: nothing came").isNull();
+            assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("timed out: nothing came")
+                    .isNull();
             assertThat(watch.isDone()).isFalse();
             assertThat(clock.scheduledCount()).as("only the idle rule is left").isEqualTo(1);
 

@@ -31,7 +31,9 @@ final class AuditMetrics {
         this.registry = registryOrNull == null ? new CompositeMeterRegistry() : registryOrNull;
         this.drift = Gauge.builder(DRIFT_OBJECTS, driftObjects, AtomicLong::get)
                 .description("Objects that differed between the informer's cache and the server in the last audit")
-                .tag("name", name).strongReference(true).register(registry);
+                .tag("name", name)
+                .strongReference(true)
+                .register(registry);
         this.clean = audits(name, "clean");
         this.drifted = audits(name, "drift");
         this.error = audits(name, "error");
@@ -40,7 +42,8 @@ final class AuditMetrics {
     private Counter audits(String name, String result) {
         return Counter.builder(AUDITS)
                 .description("Cache audits, by result: clean, drift, or error (the server could not be read)")
-                .tags("name", name, "result", result).register(registry);
+                .tags("name", name, "result", result)
+                .register(registry);
     }
 
     void completed(AuditResult result) {

@@ -15,8 +15,12 @@ import java.util.stream.Stream;
  * @param checkedObjects how many objects the server listed (in the last list the audit read)
  * @param serverResourceVersion the resourceVersion of that list: the server state the differences refer to
  */
-public record AuditResult(List<String> missingInCache, List<String> extraInCache, List<StaleObject> staleInCache,
-        int checkedObjects, String serverResourceVersion) {
+public record AuditResult(
+        List<String> missingInCache,
+        List<String> extraInCache,
+        List<StaleObject> staleInCache,
+        int checkedObjects,
+        String serverResourceVersion) {
 
     /** How many keys {@link #toString()} names per kind of difference. */
     static final int EXAMPLES = 10;
@@ -63,7 +67,9 @@ public record AuditResult(List<String> missingInCache, List<String> extraInCache
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be ≥ 0: " + limit);
         }
-        return Stream.of(missingInCache.stream(), extraInCache.stream(),
+        return Stream.of(
+                        missingInCache.stream(),
+                        extraInCache.stream(),
                         staleInCache.stream().map(StaleObject::key))
                 .flatMap(s -> s)
                 .limit(limit)

@@ -2,11 +2,11 @@ package io.kubeloop.informer.audit;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.cache.KeyFunc;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.reflector.ListerWatcher;
-import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,6 +81,7 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
     private final ReentrantLock auditLock = new ReentrantLock();
     /** Guards {@code closed}, {@code periodic} and {@code lastResult}; {@code wake} is signalled on close. */
     private final ReentrantLock stateLock = new ReentrantLock();
+
     private final Condition wake = stateLock.newCondition();
     private boolean closed;
     private Thread periodic;
@@ -94,7 +95,8 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
         this.settleTime = b.settleTime;
         this.pageSize = b.pageSize;
         this.clock = b.clock;
-        this.threadFactory = b.threadFactory != null ? b.threadFactory
+        this.threadFactory = b.threadFactory != null
+                ? b.threadFactory
                 : Thread.ofVirtual().name("cache-auditor-" + b.name).factory();
         this.metrics = new AuditMetrics(b.name, b.meterRegistry);
     }
@@ -208,7 +210,10 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
             thread.interrupt();
             try {
                 if (!thread.join(CLOSE_JOIN)) {
-                    log.warn("cache audit {}: the periodic thread {} did not end within {}", name, thread.getName(),
+                    log.warn(
+                            "cache audit {}: the periodic thread {} did not end within {}",
+                            name,
+                            thread.getName(),
                             CLOSE_JOIN);
                 }
             } catch (InterruptedException e) {
@@ -255,11 +260,15 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
             }
         }
         if (suspects.isEmpty()) {
-            return new AuditResult(List.of(), List.of(), List.of(), first.resourceVersions().size(),
-                    first.resourceVersion());
+            return new AuditResult(
+                    List.of(), List.of(), List.of(), first.resourceVersions().size(), first.resourceVersion());
         }
-        log.debug("cache audit {}: {} keys differ at resourceVersion {}; checking them again in {}", name,
-                suspects.size(), first.resourceVersion(), settleTime);
+        log.debug(
+                "cache audit {}: {} keys differ at resourceVersion {}; checking them again in {}",
+                name,
+                suspects.size(),
+                first.resourceVersion(),
+                settleTime);
         sleep(settleTime);
 
         ServerListing second = ServerListing.read(source, keyFunc, pageSize);
@@ -298,12 +307,20 @@ public final class CacheAuditor<T extends HasMetadata> implements AutoCloseable 
 
     private void report(AuditResult result) {
         if (result.isClean()) {
-            log.info("cache audit {}: clean, {} objects at resourceVersion {}", name, result.checkedObjects(),
+            log.info(
+                    "cache audit {}: clean, {} objects at resourceVersion {}",
+                    name,
+                    result.checkedObjects(),
                     result.serverResourceVersion());
         } else {
-            log.warn("cache audit {}: drift: {} missing in cache, {} extra in cache, {} stale in cache (of {} objects"
-                            + " at resourceVersion {}), e.g. {}", name, result.missingInCache().size(),
-                    result.extraInCache().size(), result.staleInCache().size(), result.checkedObjects(),
+            log.warn(
+                    "cache audit {}: drift: {} missing in cache, {} extra in cache, {} stale in cache (of {} objects"
+                            + " at resourceVersion {}), e.g. {}",
+                    name,
+                    result.missingInCache().size(),
+                    result.extraInCache().size(),
+                    result.staleInCache().size(),
+                    result.checkedObjects(),
                     result.serverResourceVersion(),
                     result.exampleKeys(AuditResult.EXAMPLES));
         }

@@ -54,12 +54,15 @@ record ServerListing(Map<String, String> resourceVersions, String resourceVersio
                 throw new IllegalStateException("the server repeated the continue token " + previousToken);
             }
             previousToken = page.continueToken();
-            options = ListOptions.builder().limit(pageSize).continueToken(page.continueToken()).build();
+            options = ListOptions.builder()
+                    .limit(pageSize)
+                    .continueToken(page.continueToken())
+                    .build();
         }
     }
 
-    private static <T extends HasMetadata> void collect(ListPage<T> page, KeyFunc keyFunc,
-            Map<String, String> versions) {
+    private static <T extends HasMetadata> void collect(
+            ListPage<T> page, KeyFunc keyFunc, Map<String, String> versions) {
         for (T object : page.items()) {
             versions.put(keyFunc.keyOf(object), CacheAuditor.resourceVersionOf(object));
         }

@@ -79,7 +79,9 @@ final class IndexerLister<T extends HasMetadata> implements Lister<T> {
             return indexer.byIndex(Indexers.NAMESPACE_INDEX, namespace);
         }
         if (warnedNoNamespaceIndex.compareAndSet(false, true)) {
-            log.warn("listing namespace {} by scanning every object: the indexer has no \"{}\" index", namespace,
+            log.warn(
+                    "listing namespace {} by scanning every object: the indexer has no \"{}\" index",
+                    namespace,
                     Indexers.NAMESPACE_INDEX);
         }
         List<T> out = new ArrayList<>();

@@ -37,8 +37,8 @@ final class JsonDiff {
         return out;
     }
 
-    private static void compare(String path, JsonNode a, JsonNode b, List<String> out, int max, boolean redact,
-            int[] found) {
+    private static void compare(
+            String path, JsonNode a, JsonNode b, List<String> out, int max, boolean redact, int[] found) {
         // An absent member compares as an empty one of the other's type, so added or removed objects and arrays
         // are reported leaf by leaf ("/metadata/labels/app: absent -> ...", not the whole map).
         if ((a == null || a.isObject()) && (b == null || b.isObject()) && (a != null || b != null)) {
@@ -50,14 +50,26 @@ final class JsonDiff {
                 names.addAll(b.propertyNames());
             }
             for (String name : names) {
-                compare(path + "/" + name.replace("~", "~0").replace("/", "~1"), a == null ? null : a.get(name),
-                        b == null ? null : b.get(name), out, max, redact, found);
+                compare(
+                        path + "/" + name.replace("~", "~0").replace("/", "~1"),
+                        a == null ? null : a.get(name),
+                        b == null ? null : b.get(name),
+                        out,
+                        max,
+                        redact,
+                        found);
             }
         } else if ((a == null || a.isArray()) && (b == null || b.isArray()) && (a != null || b != null)) {
             int sizeA = a == null ? 0 : a.size();
             int sizeB = b == null ? 0 : b.size();
             for (int i = 0; i < Math.max(sizeA, sizeB); i++) {
-                compare(path + "/" + i, i < sizeA ? a.get(i) : null, i < sizeB ? b.get(i) : null, out, max, redact,
+                compare(
+                        path + "/" + i,
+                        i < sizeA ? a.get(i) : null,
+                        i < sizeB ? b.get(i) : null,
+                        out,
+                        max,
+                        redact,
                         found);
             }
         } else if (a == null ? b != null : !a.equals(b)) {

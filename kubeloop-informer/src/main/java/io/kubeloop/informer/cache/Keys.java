@@ -56,12 +56,15 @@ public final class Keys {
 
     private static String metaNamespaceKey(Object object) {
         if (object instanceof DeletedFinalStateUnknown<?> tombstone) {
-            throw new KeyException("couldn't create key for the tombstone of " + tombstone.key()
-                    + ": META_NAMESPACE does not unwrap tombstones (DeletedFinalStateUnknown); use Keys.DELETION_HANDLING");
+            throw new KeyException(
+                    "couldn't create key for the tombstone of " + tombstone.key()
+                            + ": META_NAMESPACE does not unwrap tombstones (DeletedFinalStateUnknown); use Keys.DELETION_HANDLING");
         }
         if (!(object instanceof HasMetadata resource)) {
             throw new KeyException("couldn't create key for "
-                    + (object == null ? "null" : "an object of class " + object.getClass().getName())
+                    + (object == null
+                            ? "null"
+                            : "an object of class " + object.getClass().getName())
                     + ": object has no meta (it is not a Kubernetes object)");
         }
         ObjectMeta metadata = resource.getMetadata();

@@ -44,10 +44,14 @@ final class MutationDetector {
             .build();
 
     private static final class Holder {
-        static final MutationDetector GLOBAL = new MutationDetector(Clock.system(),
+        static final MutationDetector GLOBAL = new MutationDetector(
+                Clock.system(),
                 Duration.ofSeconds(CacheMutationDetector.PERIOD_SECONDS),
                 Duration.ofSeconds(CacheMutationDetector.RETENTION_SECONDS),
-                Thread.ofPlatform().name(CacheMutationDetector.THREAD_NAME).daemon(true).factory());
+                Thread.ofPlatform()
+                        .name(CacheMutationDetector.THREAD_NAME)
+                        .daemon(true)
+                        .factory());
     }
 
     /** Set once the global detector exists, so {@link #checkGlobal()} does not create it needlessly. */
@@ -94,8 +98,10 @@ final class MutationDetector {
         lock.lock();
         try {
             if (thread == null && !closed) {
-                log.warn("cache mutation detector is on: every cached object is copied and compared every {} ms; "
-                        + "this costs memory and CPU and is meant for tests", periodNanos / 1_000_000);
+                log.warn(
+                        "cache mutation detector is on: every cached object is copied and compared every {} ms; "
+                                + "this costs memory and CPU and is meant for tests",
+                        periodNanos / 1_000_000);
                 thread = threadFactory.newThread(this::run);
                 thread.start();
             }
@@ -198,8 +204,10 @@ final class MutationDetector {
             return JSON.writeValueAsBytes(object);
         } catch (JacksonException e) {
             if (unserialisable.add(object.getClass())) {
-                log.warn("cache mutation detector cannot copy objects of {} and does not watch them: {}",
-                        object.getClass().getName(), e.getOriginalMessage());
+                log.warn(
+                        "cache mutation detector cannot copy objects of {} and does not watch them: {}",
+                        object.getClass().getName(),
+                        e.getOriginalMessage());
             }
             return null;
         }
@@ -239,7 +247,8 @@ final class MutationDetector {
         if (!copy.mutation.compareAndSet(null, mutation)) {
             return copy.mutation.get();
         }
-        log.error("CACHE MUTATION: {}. Cached objects are shared and must never be mutated: copy before changing.",
+        log.error(
+                "CACHE MUTATION: {}. Cached objects are shared and must never be mutated: copy before changing.",
                 mutation.describe());
         unreported.add(mutation);
         return mutation;
@@ -247,7 +256,9 @@ final class MutationDetector {
 
     private static String describe(String key, Object object) {
         if (object instanceof HasMetadata resource) {
-            String rv = resource.getMetadata() == null ? null : resource.getMetadata().getResourceVersion();
+            String rv = resource.getMetadata() == null
+                    ? null
+                    : resource.getMetadata().getResourceVersion();
             return Keys.kindOf(resource) + " " + key + " (resourceVersion " + (rv == null ? "none" : rv) + ")";
         }
         return object.getClass().getSimpleName() + " " + key;
@@ -284,8 +295,7 @@ final class MutationDetector {
      */
     record Mutation(String object, List<String> differences) {
         String describe() {
-            return object + " was changed after it was stored in the cache; changes: "
-                    + String.join("; ", differences);
+            return object + " was changed after it was stored in the cache; changes: " + String.join("; ", differences);
         }
     }
 }

@@ -119,7 +119,8 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
 
         /** Adds {@code key} under {@code value}; returns the bucket's shared array for the value. */
         String[] add(String value, String key) {
-            Bucket bucket = buckets.computeIfAbsent(value, v -> new Bucket(new String[] {v}, ConcurrentHashMap.newKeySet()));
+            Bucket bucket =
+                    buckets.computeIfAbsent(value, v -> new Bucket(new String[] {v}, ConcurrentHashMap.newKeySet()));
             bucket.keys.add(key);
             return bucket.single;
         }
@@ -264,13 +265,15 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
             // The new indexes take the slots after the existing ones, whose recorded values are kept.
             int existing = s.indexers.size();
             List<Map.Entry<String, IndexFunc<T>>> fresh = List.copyOf(added.entrySet());
-            ConcurrentHashMap<String, Entry<T>> items = new ConcurrentHashMap<>(Math.max(16, s.items.size() * 4 / 3 + 1));
+            ConcurrentHashMap<String, Entry<T>> items =
+                    new ConcurrentHashMap<>(Math.max(16, s.items.size() * 4 / 3 + 1));
             for (Map.Entry<String, Entry<T>> item : s.items.entrySet()) {
                 String key = item.getKey();
                 Entry<T> old = item.getValue();
                 String[][] values = Arrays.copyOf(old.values, existing + fresh.size());
                 for (int j = 0; j < fresh.size(); j++) {
-                    values[existing + j] = indexValues(fresh.get(j).getKey(), fresh.get(j).getValue(), key, old.object);
+                    values[existing + j] =
+                            indexValues(fresh.get(j).getKey(), fresh.get(j).getValue(), key, old.object);
                 }
                 items.put(key, new Entry<>(old.object, values));
             }
@@ -436,8 +439,9 @@ final class ThreadSafeIndexer<T> implements Indexer<T> {
         try {
             values = func.indexValues(object);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("unable to calculate an index entry for key \"" + key + "\" on index \""
-                    + indexName + "\": " + e, e);
+            throw new IllegalStateException(
+                    "unable to calculate an index entry for key \"" + key + "\" on index \"" + indexName + "\": " + e,
+                    e);
         }
         if (values == null) {
             throw new IllegalStateException("unable to calculate an index entry for key \"" + key + "\" on index \""

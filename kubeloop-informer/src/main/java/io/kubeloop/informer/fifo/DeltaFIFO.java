@@ -2,12 +2,12 @@ package io.kubeloop.informer.fifo;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KeyFunc;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.reflector.ReflectorStore;
-import io.kubeloop.clock.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -158,9 +158,13 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         private final boolean putBack;
 
         RequeuedException(String fifoName, String key, boolean putBack, Throwable cause) {
-            super("DeltaFIFO " + fifoName + ": processing " + key + " asked for a requeue ("
-                    + (putBack ? "its deltas are back in the queue" : "dropped: newer deltas of the key were queued")
-                    + "): " + cause, cause);
+            super(
+                    "DeltaFIFO " + fifoName + ": processing " + key + " asked for a requeue ("
+                            + (putBack
+                                    ? "its deltas are back in the queue"
+                                    : "dropped: newer deltas of the key were queued")
+                            + "): " + cause,
+                    cause);
             this.key = key;
             this.putBack = putBack;
         }
@@ -289,20 +293,31 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
                     try {
                         last = knownObjects.getByKey(key).orElse(null);
                         if (last == null) {
-                            log.warn("DeltaFIFO {}: known key {} vanished during replace; its tombstone has no object",
-                                    name, key);
+                            log.warn(
+                                    "DeltaFIFO {}: known key {} vanished during replace; its tombstone has no object",
+                                    name,
+                                    key);
                         }
                     } catch (RuntimeException e) {
-                        log.warn("DeltaFIFO {}: looking up known key {} failed; its tombstone has no object",
-                                name, key, e);
+                        log.warn(
+                                "DeltaFIFO {}: looking up known key {} failed; its tombstone has no object",
+                                name,
+                                key,
+                                e);
                     }
                     enqueueLocked(DeltaType.DELETED, new DeletedFinalStateUnknown<>(key, last), key);
                     tombstoned.add(key);
                 }
             }
             if (log.isDebugEnabled()) {
-                log.debug("DeltaFIFO {}: replace with {} objects at resourceVersion {}: {} tombstones ({} queued-only,"
-                        + " {} known)", name, n, resourceVersion, tombstoned.size(), queuedOnly,
+                log.debug(
+                        "DeltaFIFO {}: replace with {} objects at resourceVersion {}: {} tombstones ({} queued-only,"
+                                + " {} known)",
+                        name,
+                        n,
+                        resourceVersion,
+                        tombstoned.size(),
+                        queuedOnly,
                         tombstoned.size() - queuedOnly);
             }
             if (!populated) {
@@ -581,8 +596,13 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         try {
             return keyOf(object);
         } catch (RuntimeException e) {
-            log.error("DeltaFIFO {}: dropping {} of {}: no key: {}. The consumer will not see this change until the"
-                    + " next relist.", name, type, describe(object), e.toString());
+            log.error(
+                    "DeltaFIFO {}: dropping {} of {}: no key: {}. The consumer will not see this change until the"
+                            + " next relist.",
+                    name,
+                    type,
+                    describe(object),
+                    e.toString());
             return null;
         }
     }
@@ -594,8 +614,13 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         try {
             return Objects.requireNonNull(transformer.apply(object), "the transformer returned null");
         } catch (RuntimeException e) {
-            log.error("DeltaFIFO {}: dropping {} of {}: the transformer failed. The consumer will not see this"
-                    + " change until the next relist.", name, type, describe(object), e);
+            log.error(
+                    "DeltaFIFO {}: dropping {} of {}: the transformer failed. The consumer will not see this"
+                            + " change until the next relist.",
+                    name,
+                    type,
+                    describe(object),
+                    e);
             return null;
         }
     }
@@ -619,16 +644,23 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
         try {
             return Objects.requireNonNull(transformer.apply(object), "the transformer returned null");
         } catch (RuntimeException e) {
-            throw new IllegalStateException("DeltaFIFO " + name + ": cannot replace: the transformer failed on list"
-                    + " item " + index + " (" + describe(object) + ")", e);
+            throw new IllegalStateException(
+                    "DeltaFIFO " + name + ": cannot replace: the transformer failed on list" + " item " + index + " ("
+                            + describe(object) + ")",
+                    e);
         }
     }
 
     private void traceSlow(String key, long startNanos) {
         long took = clock.nanoTime() - startNanos;
         if (queue.size() > SLOW_DEPTH && took > SLOW_PROCESSING.toNanos()) {
-            log.info("DeltaFIFO {}: processing {} took {} ms while {} keys wait: slow processing blocks the queue"
-                    + " and the Reflector", name, key, took / 1_000_000, queue.size());
+            log.info(
+                    "DeltaFIFO {}: processing {} took {} ms while {} keys wait: slow processing blocks the queue"
+                            + " and the Reflector",
+                    name,
+                    key,
+                    took / 1_000_000,
+                    queue.size());
         }
     }
 

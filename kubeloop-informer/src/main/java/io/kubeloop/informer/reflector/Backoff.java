@@ -26,8 +26,8 @@ import java.util.Objects;
 public record Backoff(Duration initial, double factor, double jitter, Duration cap, Duration resetAfter) {
 
     /** client-go's: 800 ms, ×2.0, jitter 1.0, cap 30 s, reset after 2 minutes. */
-    public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(800), 2.0, 1.0, Duration.ofSeconds(30),
-            Duration.ofMinutes(2));
+    public static final Backoff DEFAULT =
+            new Backoff(Duration.ofMillis(800), 2.0, 1.0, Duration.ofSeconds(30), Duration.ofMinutes(2));
 
     public Backoff {
         Objects.requireNonNull(initial, "initial");

@@ -13,7 +13,9 @@ final class DefaultWatchErrorHandler {
 
     static void log(String reflectorName, Throwable error) {
         if (error instanceof ExpiredException) {
-            LOG.info("{}: watch closed: the resourceVersion is too old, relisting: {}", reflectorName,
+            LOG.info(
+                    "{}: watch closed: the resourceVersion is too old, relisting: {}",
+                    reflectorName,
                     Failures.summary(error));
         } else {
             LOG.warn("{}: failed to list or watch: {}", reflectorName, Failures.summary(error));

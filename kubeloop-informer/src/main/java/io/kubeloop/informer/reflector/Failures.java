@@ -66,7 +66,9 @@ final class Failures {
 
     /** A 5xx that carries Retry-After: the server said the same request may succeed later. */
     static boolean isRetryableServerError(Throwable e) {
-        return e instanceof KubernetesApiException api && api.code() >= 500 && api.code() <= 599
+        return e instanceof KubernetesApiException api
+                && api.code() >= 500
+                && api.code() <= 599
                 && api.retryAfterSeconds().isPresent();
     }
 
@@ -98,7 +100,8 @@ final class Failures {
     static String summary(Throwable e) {
         String m = e.getMessage();
         String s = e.getClass().getSimpleName() + (m == null || m.isEmpty() ? "" : ": " + m.replace('\n', ' '));
-        if (e.getCause() != null && (m == null || !m.contains(String.valueOf(e.getCause().getMessage())))) {
+        if (e.getCause() != null
+                && (m == null || !m.contains(String.valueOf(e.getCause().getMessage())))) {
             s += " (caused by " + e.getCause().getClass().getSimpleName() + ")";
         }
         return s.length() <= MAX_SUMMARY ? s : s.substring(0, MAX_SUMMARY) + "…";

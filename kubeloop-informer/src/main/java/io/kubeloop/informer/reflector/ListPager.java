@@ -26,6 +26,7 @@ final class ListPager<T> {
     private final String name;
     /** 0: client-go's rules choose between the default page size and no limit. */
     private final long fixedPageSize;
+
     private final Function<ListOptions, ListPage<T>> fetch;
     private boolean paginatedResult;
 
@@ -55,7 +56,8 @@ final class ListPager<T> {
      */
     Listed<T> list(String rv) {
         long limit = pageSizeFor(rv);
-        ListPage<T> first = fetch.apply(ListOptions.builder().resourceVersion(rv).limit(limit).build());
+        ListPage<T> first = fetch.apply(
+                ListOptions.builder().resourceVersion(rv).limit(limit).build());
         if (!first.hasMore()) {
             return new Listed<>(first.items(), first.resourceVersion());
         }
@@ -68,14 +70,20 @@ final class ListPager<T> {
             String token = page.continueToken();
             try {
                 // The server refuses a resourceVersion beside a continue token: the token holds the snapshot.
-                page = fetch.apply(ListOptions.builder().limit(limit).continueToken(token).build());
+                page = fetch.apply(
+                        ListOptions.builder().limit(limit).continueToken(token).build());
             } catch (RuntimeException e) {
                 if (!Failures.isExpired(e)) {
                     throw e;
                 }
-                LOG.info("{}: the continue token of a paged list expired after {} objects; listing again, unpaged, "
-                        + "at resourceVersion \"{}\"", name, items.size(), rv);
-                ListPage<T> whole = fetch.apply(ListOptions.builder().resourceVersion(rv).build());
+                LOG.info(
+                        "{}: the continue token of a paged list expired after {} objects; listing again, unpaged, "
+                                + "at resourceVersion \"{}\"",
+                        name,
+                        items.size(),
+                        rv);
+                ListPage<T> whole =
+                        fetch.apply(ListOptions.builder().resourceVersion(rv).build());
                 return new Listed<>(whole.items(), whole.resourceVersion());
             }
             items.addAll(page.items());

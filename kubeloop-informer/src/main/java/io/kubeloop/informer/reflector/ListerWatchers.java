@@ -32,15 +32,15 @@ public final class ListerWatchers {
      * {@code tweakListOptions}): the tweak is applied to every list's options, and the label and field selectors
      * it sets are applied to every watch as well, so that list and watch always see the same objects.
      */
-    public static <T extends HasMetadata> ListerWatcher<T> forClient(ResourceClient<T> client,
-            UnaryOperator<ListOptions> tweak) {
+    public static <T extends HasMetadata> ListerWatcher<T> forClient(
+            ResourceClient<T> client, UnaryOperator<ListOptions> tweak) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(tweak, "tweak");
         return new ClientListerWatcher<>(client, tweak);
     }
 
-    private record ClientListerWatcher<T extends HasMetadata>(ResourceClient<T> client,
-            UnaryOperator<ListOptions> tweak) implements ListerWatcher<T> {
+    private record ClientListerWatcher<T extends HasMetadata>(
+            ResourceClient<T> client, UnaryOperator<ListOptions> tweak) implements ListerWatcher<T> {
 
         @Override
         public ListPage<T> list(ListOptions options) {
@@ -54,9 +54,12 @@ public final class ListerWatchers {
 
         @Override
         public WatchStream<T> watch(WatchOptions options) {
-            ListOptions selectors = tweaked(ListOptions.builder().labelSelector(options.labelSelector())
-                    .fieldSelector(options.fieldSelector()).build());
-            WatchOptions.Builder b = options.toBuilder().labelSelector(selectors.labelSelector())
+            ListOptions selectors = tweaked(ListOptions.builder()
+                    .labelSelector(options.labelSelector())
+                    .fieldSelector(options.fieldSelector())
+                    .build());
+            WatchOptions.Builder b = options.toBuilder()
+                    .labelSelector(selectors.labelSelector())
                     .fieldSelector(selectors.fieldSelector());
             if ("".equals(options.resourceVersion())) {
                 b.resourceVersion(null);
@@ -74,7 +77,8 @@ public final class ListerWatchers {
 
         @Override
         public String toString() {
-            return client.type().plural() + client.namespace().map(ns -> " in " + ns).orElse("");
+            return client.type().plural()
+                    + client.namespace().map(ns -> " in " + ns).orElse("");
         }
     }
 

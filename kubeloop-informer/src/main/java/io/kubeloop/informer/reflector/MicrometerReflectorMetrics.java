@@ -33,6 +33,7 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
     private final Timer listDuration;
     /** Wall-clock milliseconds of the last event; 0 before the first. */
     private final AtomicLong lastEventMillis = new AtomicLong();
+
     private final ConcurrentHashMap<String, Counter> events = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> relists = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Counter> restarts = new ConcurrentHashMap<>();
@@ -45,17 +46,23 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
         this.tags = Tags.of("name", name);
         this.items = track(Counter.builder("reflector.items")
                 .description("Objects received by the reflector, from lists and watch events")
-                .tags(tags).register(registry));
+                .tags(tags)
+                .register(registry));
         this.lists = track(Counter.builder("reflector.lists")
                 .description("Lists (initial and relists) completed by the reflector")
-                .tags(tags).register(registry));
+                .tags(tags)
+                .register(registry));
         this.listDuration = track(Timer.builder("reflector.list.duration")
                 .description("How long a reflector's list (all pages) took")
-                .tags(tags).register(registry));
+                .tags(tags)
+                .register(registry));
         track(Gauge.builder("reflector.last.event.timestamp", lastEventMillis, v -> v.get() / 1000.0)
                 .description("Unix time of the last list or watch event the reflector received; "
                         + "now minus this is the age of the last event")
-                .baseUnit("seconds").tags(tags).strongReference(true).register(registry));
+                .baseUnit("seconds")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry));
     }
 
     @Override
@@ -68,9 +75,14 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     @Override
     public void watchEvent(String type, long epochMillis) {
-        events.computeIfAbsent(type, t -> track(Counter.builder("reflector.watch.events")
-                .description("Watch events received by the reflector, by type")
-                .tags(tags).tag("type", t).register(registry))).increment();
+        events.computeIfAbsent(
+                        type,
+                        t -> track(Counter.builder("reflector.watch.events")
+                                .description("Watch events received by the reflector, by type")
+                                .tags(tags)
+                                .tag("type", t)
+                                .register(registry)))
+                .increment();
         if (!type.equals("BOOKMARK") && !type.equals("ERROR")) {
             items.increment();
         }
@@ -79,27 +91,42 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
 
     @Override
     public void relist(String reason) {
-        relists.computeIfAbsent(reason, r -> track(Counter.builder("reflector.relists")
-                .description("Relists by the reflector, by reason")
-                .tags(tags).tag("reason", r).register(registry))).increment();
+        relists.computeIfAbsent(
+                        reason,
+                        r -> track(Counter.builder("reflector.relists")
+                                .description("Relists by the reflector, by reason")
+                                .tags(tags)
+                                .tag("reason", r)
+                                .register(registry)))
+                .increment();
     }
 
     @Override
     public void watchRestart(String reason) {
-        restarts.computeIfAbsent(reason, r -> track(Counter.builder("reflector.watch.restarts")
-                .description("Watches the reflector opened again after one ended, by reason")
-                .tags(tags).tag("reason", r).register(registry))).increment();
+        restarts.computeIfAbsent(
+                        reason,
+                        r -> track(Counter.builder("reflector.watch.restarts")
+                                .description("Watches the reflector opened again after one ended, by reason")
+                                .tags(tags)
+                                .tag("reason", r)
+                                .register(registry)))
+                .increment();
     }
 
     @Override
     public void apiFailure(String verb) {
         failures.computeIfAbsent(verb, v -> {
-            AtomicLong count = new AtomicLong();
-            track(Gauge.builder("api_request_failures", count, AtomicLong::get)
-                    .description("Failed list and watch requests of the reflector, by verb (a count that only grows)")
-                    .tags(tags).tag("verb", v).strongReference(true).register(registry));
-            return count;
-        }).incrementAndGet();
+                    AtomicLong count = new AtomicLong();
+                    track(Gauge.builder("api_request_failures", count, AtomicLong::get)
+                            .description(
+                                    "Failed list and watch requests of the reflector, by verb (a count that only grows)")
+                            .tags(tags)
+                            .tag("verb", v)
+                            .strongReference(true)
+                            .register(registry));
+                    return count;
+                })
+                .incrementAndGet();
     }
 
     private <M extends Meter> M track(M meter) {

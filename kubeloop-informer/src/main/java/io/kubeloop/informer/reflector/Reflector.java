@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -119,6 +118,7 @@ public final class Reflector<T> {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled by stop() and when the resync thread must end. */
     private final Condition wake = lock.newCondition();
+
     private boolean stopRequested;
     private Thread runThread;
     /** True only while the run thread is inside a list or watch request that stop() may interrupt. */
@@ -129,6 +129,7 @@ public final class Reflector<T> {
     private long resyncGeneration;
     /** A failed resync ends the watch with this error (read and cleared by the run thread). */
     private RuntimeException resyncFailure;
+
     private ReflectorStatus status;
 
     /** Store calls never overlap: the run thread and the resync thread take this lock around each. */
@@ -161,8 +162,11 @@ public final class Reflector<T> {
         this.streamingList = b.streamingList;
         this.watchErrorHandler = b.watchErrorHandler;
         this.metrics = ReflectorMetrics.of(name, b.meterRegistry);
-        this.threadFactory = b.threadFactory != null ? b.threadFactory
-                : Thread.ofVirtual().name("kubeloop-reflector-resync-" + name + "-", 0).factory();
+        this.threadFactory = b.threadFactory != null
+                ? b.threadFactory
+                : Thread.ofVirtual()
+                        .name("kubeloop-reflector-resync-" + name + "-", 0)
+                        .factory();
         this.status = new ReflectorStatus(ReflectorStatus.Phase.NOT_STARTED, null, clock.now(), 0);
     }
 
@@ -336,7 +340,9 @@ public final class Reflector<T> {
                 if (stopping()) {
                     throw STOPPED;
                 }
-                LOG.info("{}: streaming list (sendInitialEvents) failed, falling back to list and watch: {}", name,
+                LOG.info(
+                        "{}: streaming list (sendInitialEvents) failed, falling back to list and watch: {}",
+                        name,
                         Failures.summary(e));
             }
         }
@@ -378,8 +384,12 @@ public final class Reflector<T> {
             resourceVersionUnavailable = true;
             String reason = expired ? "expired" : "too_large";
             metrics.relist(reason);
-            LOG.info("{}: list at resourceVersion {} failed ({}); listing again at the newest resourceVersion: {}",
-                    name, rv, reason, Failures.summary(e));
+            LOG.info(
+                    "{}: list at resourceVersion {} failed ({}); listing again at the newest resourceVersion: {}",
+                    name,
+                    rv,
+                    reason,
+                    Failures.summary(e));
             rv = "";
             try {
                 result = pager.list(rv);
@@ -405,8 +415,13 @@ public final class Reflector<T> {
         long nanos = clock.nanoTime() - start;
         metrics.listed(result.items().size(), nanos, clock.now().toEpochMilli());
         markHealthy();
-        LOG.info("{}: listed {} objects at resourceVersion {} in {} ms (requested resourceVersion \"{}\")", name,
-                result.items().size(), lastSyncResourceVersion, TimeUnit.NANOSECONDS.toMillis(nanos), rv);
+        LOG.info(
+                "{}: listed {} objects at resourceVersion {} in {} ms (requested resourceVersion \"{}\")",
+                name,
+                result.items().size(),
+                lastSyncResourceVersion,
+                TimeUnit.NANOSECONDS.toMillis(nanos),
+                rv);
     }
 
     // ---- streaming list (sendInitialEvents) -------------------------------------------------------------------------
@@ -425,8 +440,13 @@ public final class Reflector<T> {
             }
             String rv = resourceVersionUnavailable ? "" : lastSyncResourceVersion;
             long start = clock.nanoTime();
-            WatchOptions options = WatchOptions.builder().resourceVersion(rv).resourceVersionMatch("NotOlderThan")
-                    .sendInitialEvents(true).allowWatchBookmarks(true).timeoutSeconds(watchTimeoutSeconds()).build();
+            WatchOptions options = WatchOptions.builder()
+                    .resourceVersion(rv)
+                    .resourceVersionMatch("NotOlderThan")
+                    .sendInitialEvents(true)
+                    .allowWatchBookmarks(true)
+                    .timeoutSeconds(watchTimeoutSeconds())
+                    .build();
             WatchStream<T> watch;
             try {
                 watch = openWatch(options);
@@ -460,7 +480,9 @@ public final class Reflector<T> {
                         case WatchEvent.Change<T> c -> {
                             String key = keyOf(c.object());
                             if (key == null) {
-                                LOG.warn("{}: skipping a streaming-list event whose object has no metadata: {}", name,
+                                LOG.warn(
+                                        "{}: skipping a streaming-list event whose object has no metadata: {}",
+                                        name,
                                         c.object().getClass().getName());
                                 continue;
                             }
@@ -484,10 +506,15 @@ public final class Reflector<T> {
                                 resourceVersionUnavailable = false;
                                 hasListed = true;
                                 long nanos = clock.nanoTime() - start;
-                                metrics.listed(initial.size(), nanos, clock.now().toEpochMilli());
+                                metrics.listed(
+                                        initial.size(), nanos, clock.now().toEpochMilli());
                                 markHealthy();
-                                LOG.info("{}: streamed {} objects at resourceVersion {} in {} ms", name, initial.size(),
-                                        b.resourceVersion(), TimeUnit.NANOSECONDS.toMillis(nanos));
+                                LOG.info(
+                                        "{}: streamed {} objects at resourceVersion {} in {} ms",
+                                        name,
+                                        initial.size(),
+                                        b.resourceVersion(),
+                                        TimeUnit.NANOSECONDS.toMillis(nanos));
                                 return watch;
                             }
                         }
@@ -537,7 +564,12 @@ public final class Reflector<T> {
     }
 
     /** How a watch ended. */
-    private enum End { CLOSED, FAILED, STOPPED, RESYNC_FAILED }
+    private enum End {
+        CLOSED,
+        FAILED,
+        STOPPED,
+        RESYNC_FAILED
+    }
 
     private record Outcome(End end, RuntimeException failure, int events, long nanos) {}
 
@@ -557,8 +589,11 @@ public final class Reflector<T> {
             setPhase(ReflectorStatus.Phase.WATCHING);
             if (watch == null) {
                 timeoutSeconds = watchTimeoutSeconds();
-                WatchOptions options = WatchOptions.builder().resourceVersion(lastSyncResourceVersion)
-                        .timeoutSeconds((int) timeoutSeconds).allowWatchBookmarks(true).build();
+                WatchOptions options = WatchOptions.builder()
+                        .resourceVersion(lastSyncResourceVersion)
+                        .timeoutSeconds((int) timeoutSeconds)
+                        .allowWatchBookmarks(true)
+                        .build();
                 try {
                     watch = openWatch(options);
                 } catch (Stopped s) {
@@ -579,7 +614,10 @@ public final class Reflector<T> {
                 if (hasResyncFailure()) {
                     continue; // the resync thread failed while the watch was being opened
                 }
-                LOG.debug("{}: watching from resourceVersion {} (timeout {} s)", name, options.resourceVersion(),
+                LOG.debug(
+                        "{}: watching from resourceVersion {} (timeout {} s)",
+                        name,
+                        options.resourceVersion(),
                         timeoutSeconds);
             }
             Outcome outcome = consume(watch);
@@ -597,12 +635,16 @@ public final class Reflector<T> {
                         metrics.watchRestart("very_short");
                         throw new VeryShortWatchException(name);
                     }
-                    boolean timedOut = timeoutSeconds > 0
-                            && outcome.nanos() >= TimeUnit.SECONDS.toNanos(timeoutSeconds);
+                    boolean timedOut =
+                            timeoutSeconds > 0 && outcome.nanos() >= TimeUnit.SECONDS.toNanos(timeoutSeconds);
                     String reason = timedOut ? "timeout" : "server_closed";
                     metrics.watchRestart(reason);
-                    LOG.info("{}: watch ended ({}) after {} s and {} events; watching again from resourceVersion {}",
-                            name, reason, TimeUnit.NANOSECONDS.toSeconds(outcome.nanos()), outcome.events(),
+                    LOG.info(
+                            "{}: watch ended ({}) after {} s and {} events; watching again from resourceVersion {}",
+                            name,
+                            reason,
+                            TimeUnit.NANOSECONDS.toSeconds(outcome.nanos()),
+                            outcome.events(),
                             lastSyncResourceVersion);
                 }
                 case FAILED -> {
@@ -622,8 +664,11 @@ public final class Reflector<T> {
         RuntimeException e = outcome.failure();
         if (e instanceof WatchIdleTimeoutException) {
             metrics.watchRestart("idle");
-            LOG.info("{}: watch went silent ({}); watching again from resourceVersion {}", name,
-                    Failures.summary(e), lastSyncResourceVersion);
+            LOG.info(
+                    "{}: watch went silent ({}); watching again from resourceVersion {}",
+                    name,
+                    Failures.summary(e),
+                    lastSyncResourceVersion);
             notifyHandler(e);
             return true;
         }
@@ -637,8 +682,11 @@ public final class Reflector<T> {
                 return false;
             }
             metrics.watchRestart("connection_lost");
-            LOG.info("{}: watch connection lost ({}); watching again from resourceVersion {}", name,
-                    Failures.summary(e), lastSyncResourceVersion);
+            LOG.info(
+                    "{}: watch connection lost ({}); watching again from resourceVersion {}",
+                    name,
+                    Failures.summary(e),
+                    lastSyncResourceVersion);
             return true;
         }
         if (Failures.isExpired(e)) {
@@ -718,7 +766,10 @@ public final class Reflector<T> {
                 T object = c.object();
                 if (!(object instanceof HasMetadata m) || m.getMetadata() == null) {
                     // client-go: no metadata accessor → log and skip, without recording a resourceVersion.
-                    LOG.warn("{}: skipping a {} event whose object has no metadata: {}", name, c.type(),
+                    LOG.warn(
+                            "{}: skipping a {} event whose object has no metadata: {}",
+                            name,
+                            c.type(),
                             object.getClass().getName());
                     return;
                 }
@@ -733,8 +784,13 @@ public final class Reflector<T> {
                     }
                 } catch (RuntimeException e) {
                     // client-go: the event is dropped, its resourceVersion still recorded; a relist repairs it.
-                    LOG.error("{}: the store failed on {} {}/{}; the event is dropped until the next relist", name,
-                            c.type(), meta.getNamespace(), meta.getName(), e);
+                    LOG.error(
+                            "{}: the store failed on {} {}/{}; the event is dropped until the next relist",
+                            name,
+                            c.type(),
+                            meta.getNamespace(),
+                            meta.getName(),
+                            e);
                 } finally {
                     storeLock.unlock();
                 }
@@ -744,8 +800,13 @@ public final class Reflector<T> {
                 }
                 metrics.watchEvent(c.type().name(), clock.now().toEpochMilli());
                 if (LOG.isDebugEnabled()) {
-                    LOG.debug("{}: {} {}/{} at resourceVersion {}", name, c.type(), meta.getNamespace(),
-                            meta.getName(), rv);
+                    LOG.debug(
+                            "{}: {} {}/{} at resourceVersion {}",
+                            name,
+                            c.type(),
+                            meta.getNamespace(),
+                            meta.getName(),
+                            rv);
                 }
             }
             case WatchEvent.Bookmark<T> b -> {
@@ -904,10 +965,16 @@ public final class Reflector<T> {
             LOG.info("{}: waiting {} ms before listing again", name, TimeUnit.NANOSECONDS.toMillis(delay));
         } else if (Failures.isExpired(failure)) {
             // Routine: the history moved on while the watch was down.
-            LOG.info("{}: waiting {} ms before relisting after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+            LOG.info(
+                    "{}: waiting {} ms before relisting after: {}",
+                    name,
+                    TimeUnit.NANOSECONDS.toMillis(delay),
                     Failures.summary(failure));
         } else {
-            LOG.warn("{}: backing off {} ms after: {}", name, TimeUnit.NANOSECONDS.toMillis(delay),
+            LOG.warn(
+                    "{}: backing off {} ms after: {}",
+                    name,
+                    TimeUnit.NANOSECONDS.toMillis(delay),
                     Failures.summary(failure));
         }
         long deadline = clock.nanoTime() + delay;
@@ -927,12 +994,14 @@ public final class Reflector<T> {
     }
 
     private WatchStream<T> openWatch(WatchOptions options) {
-        return Objects.requireNonNull(call(() -> listerWatcher.watch(options)),
+        return Objects.requireNonNull(
+                call(() -> listerWatcher.watch(options)),
                 () -> "the ListerWatcher of " + name + " returned a null watch for " + options);
     }
 
     private ListPage<T> listPage(ListOptions options) {
-        return Objects.requireNonNull(call(() -> listerWatcher.list(options)),
+        return Objects.requireNonNull(
+                call(() -> listerWatcher.list(options)),
                 () -> "the ListerWatcher of " + name + " returned a null page for " + options);
     }
 
@@ -1059,8 +1128,8 @@ public final class Reflector<T> {
     private void recordFailure(Throwable e) {
         lock.lock();
         try {
-            status = new ReflectorStatus(status.phase(), Failures.summary(e), status.since(),
-                    status.consecutiveFailures() + 1);
+            status = new ReflectorStatus(
+                    status.phase(), Failures.summary(e), status.since(), status.consecutiveFailures() + 1);
         } finally {
             lock.unlock();
         }
@@ -1161,7 +1230,8 @@ public final class Reflector<T> {
         public Builder<T> minWatchTimeout(Duration minWatchTimeout) {
             Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
             if (minWatchTimeout.compareTo(DEFAULT_MIN_WATCH_TIMEOUT) < 0) {
-                LOG.warn("minWatchTimeout {} is below client-go's minimum of 5 minutes; using 5 minutes",
+                LOG.warn(
+                        "minWatchTimeout {} is below client-go's minimum of 5 minutes; using 5 minutes",
                         minWatchTimeout);
                 this.minWatchTimeout = DEFAULT_MIN_WATCH_TIMEOUT;
             } else {

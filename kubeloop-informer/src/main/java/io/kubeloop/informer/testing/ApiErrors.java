@@ -30,22 +30,31 @@ public final class ApiErrors {
 
     /** 429 from API Priority and Fairness: plain text with a {@code Retry-After} header. */
     public static KubernetesApiException tooManyRequests(int retryAfterSeconds) {
-        return KubernetesApiException.fromResponse(429,
-                Map.of("Content-Type", List.of("text/plain; charset=utf-8"),
-                        "Retry-After", List.of(Integer.toString(retryAfterSeconds))),
-                "Too many requests, please try again later.\n".getBytes(StandardCharsets.UTF_8), "GET", PATH);
+        return KubernetesApiException.fromResponse(
+                429,
+                Map.of(
+                        "Content-Type",
+                        List.of("text/plain; charset=utf-8"),
+                        "Retry-After",
+                        List.of(Integer.toString(retryAfterSeconds))),
+                "Too many requests, please try again later.\n".getBytes(StandardCharsets.UTF_8),
+                "GET",
+                PATH);
     }
 
     /** 503 ServiceUnavailable with a {@code Retry-After} header (negative: without one). */
     public static KubernetesApiException serviceUnavailable(int retryAfterSeconds) {
         Status s = status(503, "ServiceUnavailable", "the server is currently unable to handle the request");
         byte[] body = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":503,"
-                + "\"reason\":\"ServiceUnavailable\",\"message\":\"" + s.getMessage() + "\"}")
+                        + "\"reason\":\"ServiceUnavailable\",\"message\":\"" + s.getMessage() + "\"}")
                 .getBytes(StandardCharsets.UTF_8);
         Map<String, List<String>> headers = retryAfterSeconds < 0
                 ? Map.of("Content-Type", List.of("application/json"))
-                : Map.of("Content-Type", List.of("application/json"),
-                        "Retry-After", List.of(Integer.toString(retryAfterSeconds)));
+                : Map.of(
+                        "Content-Type",
+                        List.of("application/json"),
+                        "Retry-After",
+                        List.of(Integer.toString(retryAfterSeconds)));
         return KubernetesApiException.fromResponse(503, headers, body, "GET", PATH);
     }
 
@@ -56,9 +65,14 @@ public final class ApiErrors {
 
     /** 403 Forbidden (RBAC denies the list or watch). */
     public static KubernetesApiException forbidden() {
-        return KubernetesApiException.fromStatus(403, status(403, "Forbidden",
-                "pods is forbidden: User \"system:serviceaccount:default:x\" cannot list resource \"pods\""),
-                "GET", PATH);
+        return KubernetesApiException.fromStatus(
+                403,
+                status(
+                        403,
+                        "Forbidden",
+                        "pods is forbidden: User \"system:serviceaccount:default:x\" cannot list resource \"pods\""),
+                "GET",
+                PATH);
     }
 
     /** 410 Expired for a too old resourceVersion, as a list answer or a watch ERROR event carries it. */
@@ -74,15 +88,21 @@ public final class ApiErrors {
 
     /** 410 Expired for a {@code continue} token the server no longer serves. */
     public static KubernetesApiException continueExpired() {
-        return KubernetesApiException.fromStatus(410, status(410, "Expired",
-                "The provided continue parameter is too old to display a consistent list result. "
-                        + "You can start a new list without the continue parameter."), "GET", PATH);
+        return KubernetesApiException.fromStatus(
+                410,
+                status(
+                        410,
+                        "Expired",
+                        "The provided continue parameter is too old to display a consistent list result. "
+                                + "You can start a new list without the continue parameter."),
+                "GET",
+                PATH);
     }
 
     /** kube-apiserver's 504 for a list at a resourceVersion it has not reached (cause ResourceVersionTooLarge). */
     public static KubernetesApiException tooLargeResourceVersion(String requested, String current) {
-        Status s = status(504, "Timeout", "Timeout: Too large resource version: " + requested + ", current: "
-                + current);
+        Status s =
+                status(504, "Timeout", "Timeout: Too large resource version: " + requested + ", current: " + current);
         StatusCause cause = new StatusCause();
         cause.setReason("ResourceVersionTooLarge");
         cause.setMessage("Too large resource version");
@@ -95,16 +115,22 @@ public final class ApiErrors {
 
     /** 422 for {@code sendInitialEvents} on a server that does not offer streaming lists. */
     public static KubernetesApiException streamingListRefused() {
-        return KubernetesApiException.fromStatus(422, status(422, "Invalid",
-                "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is "
-                        + "forbidden for watch unless the WatchList feature gate is enabled"), "GET", PATH);
+        return KubernetesApiException.fromStatus(
+                422,
+                status(
+                        422,
+                        "Invalid",
+                        "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is "
+                                + "forbidden for watch unless the WatchList feature gate is enabled"),
+                "GET",
+                PATH);
     }
 
     /** What the transport throws when nothing listens: an UncheckedIOException around a ConnectException. */
     public static UncheckedIOException connectionRefused() {
         ConnectException refused = new ConnectException("Connection refused");
-        return new UncheckedIOException("GET " + PATH + ": no answer from 127.0.0.1: ConnectException: "
-                + "Connection refused", refused);
+        return new UncheckedIOException(
+                "GET " + PATH + ": no answer from 127.0.0.1: ConnectException: " + "Connection refused", refused);
     }
 
     /**
@@ -129,8 +155,10 @@ public final class ApiErrors {
                 never.countDown();
             }
         };
-        try (Watch<Status> watch = Watch.builder(silent, Status.class).description("silent fake watch")
-                .idleTimeout(Duration.ofMillis(1)).start()) {
+        try (Watch<Status> watch = Watch.builder(silent, Status.class)
+                .description("silent fake watch")
+                .idleTimeout(Duration.ofMillis(1))
+                .start()) {
             watch.next();
             throw new IllegalStateException("the silent watch ended without the idle rule firing");
         } catch (WatchIdleTimeoutException e) {

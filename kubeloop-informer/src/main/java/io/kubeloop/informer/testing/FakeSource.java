@@ -87,9 +87,11 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     private final Set<FakeWatch> watches = new LinkedHashSet<>();
     /** Guarded by lock: paged-list snapshots by continue-token id. */
     private final Map<String, Snapshot<T>> snapshots = new HashMap<>();
+
     private long nextSnapshotId;
     /** Guarded by lock. */
     private RuntimeException listError;
+
     private final Deque<Supplier<? extends RuntimeException>> listFailures = new ArrayDeque<>();
     private final Deque<Supplier<? extends RuntimeException>> watchFailures = new ArrayDeque<>();
     private boolean listsPaused;
@@ -182,8 +184,8 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
                     listsResumed.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new UncheckedIOException("GET /api/v1/fake: interrupted",
-                            new InterruptedIOException("interrupted"));
+                    throw new UncheckedIOException(
+                            "GET /api/v1/fake: interrupted", new InterruptedIOException("interrupted"));
                 }
             }
             checkRunning();
@@ -202,7 +204,9 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
                 throw ApiErrors.tooLargeResourceVersion(rv, Long.toString(lastRV));
             }
             List<T> items = new ArrayList<>(objects.size());
-            objects.values().stream().sorted(Comparator.comparing(FakeSource::keyOf)).forEach(items::add);
+            objects.values().stream()
+                    .sorted(Comparator.comparing(FakeSource::keyOf))
+                    .forEach(items::add);
             String listRv = Long.toString(lastRV);
             if (options.limit() <= 0 || items.size() <= options.limit()) {
                 return new ListPage<>(copies(items), listRv, null, null);
@@ -218,13 +222,20 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     /** Guarded by lock. */
     private ListPage<T> nextPage(ListOptions options) {
         if (options.resourceVersion() != null && !options.resourceVersion().isEmpty()) {
-            throw KubernetesApiException.fromStatus(400, ApiErrors.status(400, "BadRequest",
-                    "specifying resource version is not allowed when using continue"), "GET", "/api/v1/fake");
+            throw KubernetesApiException.fromStatus(
+                    400,
+                    ApiErrors.status(
+                            400, "BadRequest", "specifying resource version is not allowed when using continue"),
+                    "GET",
+                    "/api/v1/fake");
         }
         String[] token = options.continueToken().split(":", 2);
         if (token.length != 2) {
-            throw KubernetesApiException.fromStatus(400, ApiErrors.status(400, "BadRequest",
-                    "continue key is not valid: " + options.continueToken()), "GET", "/api/v1/fake");
+            throw KubernetesApiException.fromStatus(
+                    400,
+                    ApiErrors.status(400, "BadRequest", "continue key is not valid: " + options.continueToken()),
+                    "GET",
+                    "/api/v1/fake");
         }
         Snapshot<T> snapshot = snapshots.get(token[0]);
         if (snapshot == null) {
@@ -234,14 +245,16 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     }
 
     private ListPage<T> page(String snapshotId, Snapshot<T> snapshot, int from, long limit) {
-        int to = limit <= 0 ? snapshot.items().size() : (int) Math.min(snapshot.items().size(), from + limit);
+        int to = limit <= 0
+                ? snapshot.items().size()
+                : (int) Math.min(snapshot.items().size(), from + limit);
         List<T> items = copies(snapshot.items().subList(from, to));
         if (to >= snapshot.items().size()) {
             snapshots.remove(snapshotId);
             return new ListPage<>(items, snapshot.resourceVersion(), null, null);
         }
-        return new ListPage<>(items, snapshot.resourceVersion(), snapshotId + ":" + to,
-                (long) (snapshot.items().size() - to));
+        return new ListPage<>(items, snapshot.resourceVersion(), snapshotId + ":" + to, (long)
+                (snapshot.items().size() - to));
     }
 
     @Override
@@ -269,9 +282,14 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
             } else {
                 long from = parseRv(rv);
                 if (from > lastRV) {
-                    throw KubernetesApiException.fromStatus(400, ApiErrors.status(400, "BadRequest",
-                            "resource version in the future not supported: " + rv + " (" + lastRV + ")"),
-                            "GET", "/api/v1/fake");
+                    throw KubernetesApiException.fromStatus(
+                            400,
+                            ApiErrors.status(
+                                    400,
+                                    "BadRequest",
+                                    "resource version in the future not supported: " + rv + " (" + lastRV + ")"),
+                            "GET",
+                            "/api/v1/fake");
                 }
                 if (from < lastRV) {
                     // Every change after `from` must still be in the log.
@@ -293,7 +311,8 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     }
 
     private void initialEvents(FakeWatch w) {
-        objects.values().stream().sorted(Comparator.comparing(FakeSource::keyOf))
+        objects.values().stream()
+                .sorted(Comparator.comparing(FakeSource::keyOf))
                 .forEach(o -> w.offer(new WatchEvent.Change<>(WatchEventType.ADDED, copy(o))));
     }
 
@@ -399,8 +418,7 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
 
     /** Every open watch receives an ERROR event with {@code status}: its {@code next()} throws the typed error. */
     public void endWatchesWithError(Status status) {
-        endAll(KubernetesApiException.fromWatchError(Objects.requireNonNull(status, "status"), "GET",
-                "/api/v1/fake"));
+        endAll(KubernetesApiException.fromWatchError(Objects.requireNonNull(status, "status"), "GET", "/api/v1/fake"));
     }
 
     /** Every open watch receives a 410 ERROR event "too old resource version" (keeps the log). */
@@ -504,7 +522,9 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     public List<T> objects() {
         lock.lock();
         try {
-            return objects.values().stream().sorted(Comparator.comparing(FakeSource::keyOf)).map(this::copy)
+            return objects.values().stream()
+                    .sorted(Comparator.comparing(FakeSource::keyOf))
+                    .map(this::copy)
                     .toList();
         } finally {
             lock.unlock();
@@ -523,8 +543,11 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
         try {
             return Long.parseLong(rv);
         } catch (NumberFormatException e) {
-            throw KubernetesApiException.fromStatus(400, ApiErrors.status(400, "BadRequest",
-                    "invalid resource version \"" + rv + "\""), "GET", "/api/v1/fake");
+            throw KubernetesApiException.fromStatus(
+                    400,
+                    ApiErrors.status(400, "BadRequest", "invalid resource version \"" + rv + "\""),
+                    "GET",
+                    "/api/v1/fake");
         }
     }
 
@@ -555,6 +578,7 @@ public final class FakeSource<T extends HasMetadata> implements ListerWatcher<T>
     private final class FakeWatch implements WatchStream<T> {
         /** Events, then at most one terminal marker. */
         private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+
         private volatile boolean closed;
         /** Set once when the stream has delivered its terminal marker: null for a clean end. */
         private volatile Terminal ended;

@@ -21,12 +21,12 @@ import io.kubeloop.client.resource.WatchOptions;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.cache.Keys;
 import io.kubeloop.informer.reflector.ListerWatchers;
 import io.kubeloop.informer.testing.CountingListerWatcher;
 import io.kubeloop.model.WatchEventType;
-import io.kubeloop.clock.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -54,12 +54,20 @@ class CacheAuditorIT {
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(500)).start();
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url().toString()).build())
-                .rateLimiter(RateLimiter.unlimited()).build();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofMillis(500))
+                .start();
+        client = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
         for (String ns : List.of("team-a", "team-b")) {
-            client.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(ns)
-                    .endMetadata().build());
+            client.resources(Namespace.class)
+                    .create(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .endMetadata()
+                            .build());
         }
         configMaps = client.resources(ConfigMap.class).inAnyNamespace();
         source = new CountingListerWatcher<>(ListerWatchers.forClient(configMaps));
@@ -80,7 +88,9 @@ class CacheAuditorIT {
     void aCacheFilledFromTheServerIsCleanAcrossPages() throws Exception {
         ListPage<ConfigMap> all = configMaps.list();
         all.items().forEach(cache::put);
-        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps").pageSize(7)
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache)
+                .name("configmaps")
+                .pageSize(7)
                 .build()) {
             AuditResult result = auditor.audit();
 
@@ -94,27 +104,38 @@ class CacheAuditorIT {
     @Test
     void reportsEveryKindOfDriftAgainstTheServersState() throws Exception {
         configMaps.list().items().forEach(cache::put);
-        ConfigMap updated = configMaps.inNamespace("team-a").patch("cm-0",
-                PatchType.MERGE, "{\"data\":{\"k\":\"changed\"}}",
-                PatchOptions.none());
+        ConfigMap updated = configMaps
+                .inNamespace("team-a")
+                .patch("cm-0", PatchType.MERGE, "{\"data\":{\"k\":\"changed\"}}", PatchOptions.none());
         configMaps.inNamespace("team-b").delete("cm-1");
         create("team-b", "new-one");
-        cache.put(new ConfigMapBuilder().withNewMetadata().withNamespace("team-a").withName("ghost")
-                .withResourceVersion("1").endMetadata().build());
-        String cachedRv = cache.getByKey("team-a/cm-0").orElseThrow().getMetadata().getResourceVersion();
+        cache.put(new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("team-a")
+                .withName("ghost")
+                .withResourceVersion("1")
+                .endMetadata()
+                .build());
+        String cachedRv =
+                cache.getByKey("team-a/cm-0").orElseThrow().getMetadata().getResourceVersion();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps")
-                .settleTime(Duration.ofMillis(200)).meterRegistry(registry).build()) {
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache)
+                .name("configmaps")
+                .settleTime(Duration.ofMillis(200))
+                .meterRegistry(registry)
+                .build()) {
             AuditResult result = auditor.audit();
 
             assertThat(result.missingInCache()).containsExactly("team-b/new-one");
             assertThat(result.extraInCache()).containsExactly("team-a/ghost", "team-b/cm-1");
-            assertThat(result.staleInCache()).containsExactly(new AuditResult.StaleObject("team-a/cm-0", cachedRv,
-                    updated.getMetadata().getResourceVersion()));
+            assertThat(result.staleInCache())
+                    .containsExactly(new AuditResult.StaleObject(
+                            "team-a/cm-0", cachedRv, updated.getMetadata().getResourceVersion()));
             assertThat(result.checkedObjects()).isEqualTo(30);
             assertThat(lists).as("a first look and one check").hasValue(2);
-            assertThat(registry.scrape()).contains("informer_cache_drift_objects{name=\"configmaps\"} 4.0")
+            assertThat(registry.scrape())
+                    .contains("informer_cache_drift_objects{name=\"configmaps\"} 4.0")
                     .contains("informer_cache_audits_total{name=\"configmaps\",result=\"drift\"} 1.0");
         }
     }
@@ -128,14 +149,20 @@ class CacheAuditorIT {
             server.faults().stall(Duration.ofSeconds(1), "configmaps");
             configMaps.inNamespace("team-a").delete("cm-2");
             create("team-a", "late");
-            configMaps.inNamespace("team-b").patch("cm-3", PatchType.MERGE,
-                    "{\"data\":{\"k\":\"late\"}}", PatchOptions.none());
+            configMaps
+                    .inNamespace("team-b")
+                    .patch("cm-3", PatchType.MERGE, "{\"data\":{\"k\":\"late\"}}", PatchOptions.none());
 
-            try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps")
-                    .settleTime(Duration.ofSeconds(4)).clock(Clock.system()).build()) {
+            try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache)
+                    .name("configmaps")
+                    .settleTime(Duration.ofSeconds(4))
+                    .clock(Clock.system())
+                    .build()) {
                 AuditResult result = auditor.audit();
 
-                assertThat(lists).as("the first look saw the held-back events as differences").hasValue(2);
+                assertThat(lists)
+                        .as("the first look saw the held-back events as differences")
+                        .hasValue(2);
                 assertThat(result.isClean()).as(result.toString()).isTrue();
                 assertThat(result.checkedObjects()).isEqualTo(30);
             }
@@ -150,8 +177,10 @@ class CacheAuditorIT {
             follower.close(); // the cache stops following: from now on the server's changes are lost to it
             configMaps.inNamespace("team-a").delete("cm-4");
 
-            try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps")
-                    .settleTime(Duration.ofMillis(300)).build()) {
+            try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache)
+                    .name("configmaps")
+                    .settleTime(Duration.ofMillis(300))
+                    .build()) {
                 assertThat(auditor.audit().extraInCache()).containsExactly("team-a/cm-4");
             }
         }
@@ -159,13 +188,19 @@ class CacheAuditorIT {
 
     @Test
     void auditsARealInformerFindsTheObjectItsCacheLostAndSeesItRepaired() throws Exception {
-        SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.builder(ListerWatchers.forClient(configMaps),
-                ConfigMap.class).name("configmaps").build();
+        SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.builder(
+                        ListerWatchers.forClient(configMaps), ConfigMap.class)
+                .name("configmaps")
+                .build();
         informer.start();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, informer.indexer()).name("configmaps")
-                .settleTime(Duration.ofMillis(300)).meterRegistry(registry).build()) {
-            assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced)).isTrue();
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, informer.indexer())
+                .name("configmaps")
+                .settleTime(Duration.ofMillis(300))
+                .meterRegistry(registry)
+                .build()) {
+            assertThat(SharedIndexInformer.waitForCacheSync(WAIT, informer::hasSynced))
+                    .isTrue();
             assertThat(auditor.audit().isClean()).isTrue();
 
             // A lost event, simulated: the object leaves the informer's cache behind the informer's back.
@@ -176,11 +211,13 @@ class CacheAuditorIT {
             assertThat(drift.staleInCache()).isEmpty();
 
             // The object's next change reaches the informer, which puts it back: the periodic audit sees it clean.
-            configMaps.inNamespace("team-a").patch("cm-6", PatchType.MERGE,
-                    "{\"data\":{\"k\":\"again\"}}", PatchOptions.none());
+            configMaps
+                    .inNamespace("team-a")
+                    .patch("cm-6", PatchType.MERGE, "{\"data\":{\"k\":\"again\"}}", PatchOptions.none());
             auditor.startPeriodic(Duration.ofMillis(200));
-            await().atMost(WAIT).until(() -> auditor.lastResult().map(AuditResult::isClean).orElse(false)
-                    && registry.scrape().contains("informer_cache_drift_objects{name=\"configmaps\"} 0.0"));
+            await().atMost(WAIT)
+                    .until(() -> auditor.lastResult().map(AuditResult::isClean).orElse(false)
+                            && registry.scrape().contains("informer_cache_drift_objects{name=\"configmaps\"} 0.0"));
             assertThat(registry.scrape())
                     .contains("informer_cache_audits_total{name=\"configmaps\",result=\"drift\"} 1.0");
         } finally {
@@ -193,8 +230,10 @@ class CacheAuditorIT {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         // A 500 without Retry-After is not retried by the client (a 503 would be, after 1 s).
         server.faults().fail(Failure.status(500).count(1).resource("configmaps").verb("list"));
-        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache).name("configmaps")
-                .meterRegistry(registry).build()) {
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(source, cache)
+                .name("configmaps")
+                .meterRegistry(registry)
+                .build()) {
             assertThatThrownBy(auditor::audit).isInstanceOf(InternalErrorException.class);
             assertThat(registry.scrape())
                     .contains("informer_cache_audits_total{name=\"configmaps\",result=\"error\"} 1.0");
@@ -204,8 +243,14 @@ class CacheAuditorIT {
     // ---------------------------------------------------------------------------------------------------------
 
     private void create(String namespace, String name) {
-        configMaps.inNamespace(namespace).create(new ConfigMapBuilder().withNewMetadata().withName(name)
-                .endMetadata().addToData("k", "v").build());
+        configMaps
+                .inNamespace(namespace)
+                .create(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .addToData("k", "v")
+                        .build());
     }
 
     /**
@@ -219,8 +264,10 @@ class CacheAuditorIT {
         Follower(ResourceClient<ConfigMap> client, MapCache cache) {
             ListPage<ConfigMap> list = client.list();
             list.items().forEach(cache::put);
-            watch = client.watch(WatchOptions.builder().resourceVersion(list.resourceVersion())
-                    .allowWatchBookmarks(true).build());
+            watch = client.watch(WatchOptions.builder()
+                    .resourceVersion(list.resourceVersion())
+                    .allowWatchBookmarks(true)
+                    .build());
             thread = Thread.ofVirtual().name("audit-it-follower").start(() -> {
                 try {
                     for (WatchEvent<ConfigMap> e = watch.next(); e != null; e = watch.next()) {

@@ -24,15 +24,21 @@ final class ScriptedServer implements ListerWatcher<ConfigMap> {
     final AtomicReference<Thread> lastListThread = new AtomicReference<>();
     /** What the source holds, by key, as its writes returned it (the source's own copies cost a JSON round trip). */
     private final Map<String, ConfigMap> stored = new ConcurrentSkipListMap<>();
+
     private volatile boolean expireAfterFirstPage;
 
     /** Creates or updates {@code namespace/name}; returns the stored object with its new resourceVersion. */
     ConfigMap put(String key) {
         ConfigMap current = stored.get(key);
         String[] parts = key.split("/", 2);
-        ConfigMap written = current != null ? source.modify(current)
-                : source.add(new ConfigMapBuilder().withNewMetadata().withNamespace(parts[0]).withName(parts[1])
-                        .endMetadata().build());
+        ConfigMap written = current != null
+                ? source.modify(current)
+                : source.add(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withNamespace(parts[0])
+                        .withName(parts[1])
+                        .endMetadata()
+                        .build());
         stored.put(key, written);
         return written;
     }

@@ -24,9 +24,15 @@ final class Fixtures {
 
     static Pod pod(String namespace, String name, String node, Map<String, String> labels) {
         return new PodBuilder()
-                .withNewMetadata().withNamespace(namespace).withName(name).withResourceVersion("1")
-                .withLabels(new LinkedHashMap<>(labels)).endMetadata()
-                .withNewSpec().withNodeName(node).endSpec()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .withResourceVersion("1")
+                .withLabels(new LinkedHashMap<>(labels))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .endSpec()
                 .build();
     }
 
@@ -39,7 +45,9 @@ final class Fixtures {
         r.setApiVersion("example.com/v1");
         r.setKind(kind);
         r.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withNamespace(namespace).withName(name).build());
+                .withNamespace(namespace)
+                .withName(name)
+                .build());
         return r;
     }
 
@@ -52,14 +60,23 @@ final class Fixtures {
     /** Index by every label value ("key=value"), a multi-valued index. */
     static List<String> byLabel(Pod pod) {
         Map<String, String> labels = pod.getMetadata().getLabels();
-        return labels == null ? List.of() : labels.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+        return labels == null
+                ? List.of()
+                : labels.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .toList();
     }
 
     static Indexer<Pod> podIndexer() {
-        return Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(),
-                "byNode", Fixtures::byNode,
-                "byLabel", Fixtures::byLabel));
+        return Indexers.newIndexer(
+                Keys.DELETION_HANDLING,
+                Map.of(
+                        Indexers.NAMESPACE_INDEX,
+                        Indexers.namespaceIndex(),
+                        "byNode",
+                        Fixtures::byNode,
+                        "byLabel",
+                        Fixtures::byLabel));
     }
 
     static List<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> objects) {

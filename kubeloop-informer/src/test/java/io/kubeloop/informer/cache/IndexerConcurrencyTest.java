@@ -38,8 +38,9 @@ class IndexerConcurrencyTest {
      * changing what they test (reads go straight to this store either way).
      */
     private static Indexer<Pod> indexer() {
-        return new ThreadSafeIndexer<>(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode));
+        return new ThreadSafeIndexer<>(
+                Keys.DELETION_HANDLING,
+                Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode));
     }
 
     private static List<Pod> stable() {
@@ -64,7 +65,8 @@ class IndexerConcurrencyTest {
         CountDownLatch start = new CountDownLatch(1);
         // Writers start once both readers have read once, so reads and writes overlap however the threads run.
         CountDownLatch readersRunning = new CountDownLatch(2);
-        ExecutorService pool = Executors.newFixedThreadPool(4, Thread.ofPlatform().name("race-", 0).factory());
+        ExecutorService pool = Executors.newFixedThreadPool(
+                4, Thread.ofPlatform().name("race-", 0).factory());
         try {
             List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 2; w++) {
@@ -96,7 +98,9 @@ class IndexerConcurrencyTest {
         for (String value : indexer.listIndexFuncValues("byNode")) {
             indexed += indexer.indexKeys("byNode", value).size();
         }
-        long scheduled = indexer.list().stream().filter(p -> p.getSpec().getNodeName() != null).count();
+        long scheduled = indexer.list().stream()
+                .filter(p -> p.getSpec().getNodeName() != null)
+                .count();
         assertThat(indexed).isEqualTo((int) scheduled);
     }
 
@@ -122,8 +126,13 @@ class IndexerConcurrencyTest {
         }
     }
 
-    private static void read(Indexer<Pod> indexer, Set<Pod> stable, CountDownLatch start,
-            CountDownLatch readersRunning, AtomicBoolean writersDone, AtomicInteger reads,
+    private static void read(
+            Indexer<Pod> indexer,
+            Set<Pod> stable,
+            CountDownLatch start,
+            CountDownLatch readersRunning,
+            AtomicBoolean writersDone,
+            AtomicInteger reads,
             ConcurrentLinkedQueue<String> violations) {
         await(start);
         for (int i = 0; i < MAX_READS && !writersDone.get() && violations.size() < 20; i++) {
@@ -136,10 +145,12 @@ class IndexerConcurrencyTest {
             Set<String> seen = new HashSet<>();
             for (Pod p : onNode) {
                 if (!node.equals(p.getSpec().getNodeName())) {
-                    violations.add("byIndex(" + node + ") returned a pod on " + p.getSpec().getNodeName());
+                    violations.add("byIndex(" + node + ") returned a pod on "
+                            + p.getSpec().getNodeName());
                 }
                 if (!seen.add(p.getMetadata().getName())) {
-                    violations.add("byIndex(" + node + ") returned " + p.getMetadata().getName() + " twice");
+                    violations.add(
+                            "byIndex(" + node + ") returned " + p.getMetadata().getName() + " twice");
                 }
             }
             List<String> keys = indexer.indexKeys("byNode", node);
@@ -186,31 +197,39 @@ class IndexerConcurrencyTest {
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         AtomicBoolean done = new AtomicBoolean();
         CountDownLatch start = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(3, Thread.ofPlatform().name("replace-race-", 0).factory());
+        ExecutorService pool = Executors.newFixedThreadPool(
+                3, Thread.ofPlatform().name("replace-race-", 0).factory());
         try {
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                await(start);
-                for (int i = 0; i < 200; i++) {
-                    indexer.replace(i % 2 == 0 ? b : a, Integer.toString(i));
-                }
-            }, pool);
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(
+                    () -> {
+                        await(start);
+                        for (int i = 0; i < 200; i++) {
+                            indexer.replace(i % 2 == 0 ? b : a, Integer.toString(i));
+                        }
+                    },
+                    pool);
             List<CompletableFuture<Void>> readers = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
-                readers.add(CompletableFuture.runAsync(() -> {
-                    await(start);
-                    for (int i = 0; i < MAX_READS && !done.get() && violations.size() < 20; i++) {
-                        List<Pod> all = indexer.list();
-                        long genA = all.stream().filter(p -> p.getMetadata().getNamespace().equals("gen-a")).count();
-                        if (all.size() != 500 || (genA != 0 && genA != 500)) {
-                            violations.add("list() saw " + all.size() + " pods, " + genA + " of generation a");
-                        }
-                        int x = indexer.byIndex("byNode", "x").size();
-                        int y = indexer.indexKeys("byNode", "y").size();
-                        if (x != 0 && x != 500 || y != 0 && y != 500) {
-                            violations.add("an index saw a partial replace: x=" + x + " y=" + y);
-                        }
-                    }
-                }, pool));
+                readers.add(CompletableFuture.runAsync(
+                        () -> {
+                            await(start);
+                            for (int i = 0; i < MAX_READS && !done.get() && violations.size() < 20; i++) {
+                                List<Pod> all = indexer.list();
+                                long genA = all.stream()
+                                        .filter(p ->
+                                                p.getMetadata().getNamespace().equals("gen-a"))
+                                        .count();
+                                if (all.size() != 500 || (genA != 0 && genA != 500)) {
+                                    violations.add("list() saw " + all.size() + " pods, " + genA + " of generation a");
+                                }
+                                int x = indexer.byIndex("byNode", "x").size();
+                                int y = indexer.indexKeys("byNode", "y").size();
+                                if (x != 0 && x != 500 || y != 0 && y != 500) {
+                                    violations.add("an index saw a partial replace: x=" + x + " y=" + y);
+                                }
+                            }
+                        },
+                        pool));
             }
             start.countDown();
             writer.get(120, TimeUnit.SECONDS);
@@ -231,9 +250,9 @@ class IndexerConcurrencyTest {
     void readersDoNotWaitForAWriteInProgress() throws Exception {
         CountDownLatch inWrite = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Indexer<Pod> indexer = Indexers.newIndexer(Keys.META_NAMESPACE, Map.<String, IndexFunc<Pod>>of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(),
-                "blocking", p -> {
+        Indexer<Pod> indexer = Indexers.newIndexer(
+                Keys.META_NAMESPACE,
+                Map.<String, IndexFunc<Pod>>of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "blocking", p -> {
                     if (p.getMetadata().getName().equals("slow")) {
                         inWrite.countDown();
                         await(release);
@@ -241,20 +260,23 @@ class IndexerConcurrencyTest {
                     return List.of("v");
                 }));
         indexer.add(pod("ns", "a"));
-        ExecutorService pool = Executors.newFixedThreadPool(2, Thread.ofPlatform().name("blocked-write-", 0).factory());
+        ExecutorService pool = Executors.newFixedThreadPool(
+                2, Thread.ofPlatform().name("blocked-write-", 0).factory());
         try {
             CompletableFuture<Void> single = CompletableFuture.runAsync(() -> indexer.add(pod("ns", "slow")), pool);
             assertThat(inWrite.await(30, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<List<String>> reads = CompletableFuture.supplyAsync(() -> {
-                List<String> seen = new ArrayList<>(indexer.listKeys());
-                seen.addAll(indexer.indexKeys("blocking", "v"));
-                indexer.list();
-                indexer.getByKey("ns/a").orElseThrow();
-                indexer.byIndex(Indexers.NAMESPACE_INDEX, "ns");
-                indexer.listIndexFuncValues("blocking");
-                indexer.indexers();
-                return seen;
-            }, pool);
+            CompletableFuture<List<String>> reads = CompletableFuture.supplyAsync(
+                    () -> {
+                        List<String> seen = new ArrayList<>(indexer.listKeys());
+                        seen.addAll(indexer.indexKeys("blocking", "v"));
+                        indexer.list();
+                        indexer.getByKey("ns/a").orElseThrow();
+                        indexer.byIndex(Indexers.NAMESPACE_INDEX, "ns");
+                        indexer.listIndexFuncValues("blocking");
+                        indexer.indexers();
+                        return seen;
+                    },
+                    pool);
             assertThat(reads.get(30, TimeUnit.SECONDS)).containsExactly("ns/a", "ns/a");
             release.countDown();
             single.get(30, TimeUnit.SECONDS);

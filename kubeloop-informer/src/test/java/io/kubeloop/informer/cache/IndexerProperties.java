@@ -41,9 +41,11 @@ class IndexerProperties {
 
     private static Arbitrary<Pod> pods() {
         Arbitrary<String> node = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(1, Arbitraries.just((String) null)), net.jqwik.api.Tuple.of(3, Arbitraries.of(NODES)));
-        Arbitrary<Map<String, String>> labels = Arbitraries.maps(Arbitraries.of("app", "tier", "x"),
-                Arbitraries.of("1", "2")).ofMaxSize(3);
+                net.jqwik.api.Tuple.of(1, Arbitraries.just((String) null)),
+                net.jqwik.api.Tuple.of(3, Arbitraries.of(NODES)));
+        Arbitrary<Map<String, String>> labels = Arbitraries.maps(
+                        Arbitraries.of("app", "tier", "x"), Arbitraries.of("1", "2"))
+                .ofMaxSize(3);
         return Combinators.combine(Arbitraries.of(NAMESPACES), Arbitraries.of(NAMES), node, labels)
                 .as((ns, name, n, l) -> pod(ns, name, n, l));
     }
@@ -52,7 +54,10 @@ class IndexerProperties {
     Arbitrary<List<Op>> ops() {
         Arbitrary<Op> op = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(10, pods().map(Put::new)),
-                net.jqwik.api.Tuple.of(4, Combinators.combine(Arbitraries.of(NAMESPACES), Arbitraries.of(NAMES)).as(Delete::new)),
+                net.jqwik.api.Tuple.of(
+                        4,
+                        Combinators.combine(Arbitraries.of(NAMESPACES), Arbitraries.of(NAMES))
+                                .as(Delete::new)),
                 net.jqwik.api.Tuple.of(1, pods().list().ofMaxSize(8).map(Replace::new)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(new AddByLabel())));
         return op.list().ofMaxSize(40);
@@ -61,15 +66,21 @@ class IndexerProperties {
     /** Through {@link Indexers} (a detecting store when the suite's mutation detector is on). */
     @Property(tries = 300)
     void indexerAgreesWithAMapModel(@ForAll("ops") List<Op> ops) {
-        run(Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)), ops);
+        run(
+                Indexers.newIndexer(
+                        Keys.DELETION_HANDLING,
+                        Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)),
+                ops);
     }
 
     /** The store itself, whether or not the detector is on. */
     @Property(tries = 300)
     void threadSafeIndexerAgreesWithAMapModel(@ForAll("ops") List<Op> ops) {
-        run(new ThreadSafeIndexer<>(Keys.DELETION_HANDLING, Map.of(
-                Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)), ops);
+        run(
+                new ThreadSafeIndexer<>(
+                        Keys.DELETION_HANDLING,
+                        Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode)),
+                ops);
     }
 
     private static void run(Indexer<Pod> indexer, List<Op> ops) {
@@ -94,7 +105,9 @@ class IndexerProperties {
                 case AddByLabel a -> {
                     try {
                         indexer.addIndexers(Map.of("byLabel", Fixtures::byLabel));
-                        assertThat(byLabel).as("a second addIndexers must conflict").isFalse();
+                        assertThat(byLabel)
+                                .as("a second addIndexers must conflict")
+                                .isFalse();
                         byLabel = true;
                     } catch (IllegalArgumentException conflict) {
                         assertThat(byLabel).isTrue();
@@ -119,18 +132,23 @@ class IndexerProperties {
         assertThat(indexer.indexers().keySet()).isEqualTo(indexes.keySet());
         indexes.forEach((name, func) -> {
             Map<String, Set<String>> expected = new TreeMap<>();
-            model.forEach((key, pod) -> func.indexValues(pod)
-                    .forEach(v -> expected.computeIfAbsent(v, x -> new TreeSet<>()).add(key)));
-            assertThat(new TreeSet<>(indexer.listIndexFuncValues(name))).as(name).isEqualTo(expected.keySet());
+            model.forEach(
+                    (key, pod) -> func.indexValues(pod).forEach(v -> expected.computeIfAbsent(v, x -> new TreeSet<>())
+                            .add(key)));
+            assertThat(new TreeSet<>(indexer.listIndexFuncValues(name)))
+                    .as(name)
+                    .isEqualTo(expected.keySet());
             expected.forEach((value, keys) -> {
                 assertThat(indexer.indexKeys(name, value)).isEqualTo(new ArrayList<>(keys));
-                assertThat(indexer.byIndex(name, value)).containsExactlyInAnyOrderElementsOf(
-                        keys.stream().map(model::get).toList());
+                assertThat(indexer.byIndex(name, value))
+                        .containsExactlyInAnyOrderElementsOf(
+                                keys.stream().map(model::get).toList());
             });
             for (Pod probe : model.values()) {
                 Set<String> probeValues = new TreeSet<>(func.indexValues(probe));
                 List<Pod> sharing = model.values().stream()
-                        .filter(p -> func.indexValues(p).stream().anyMatch(probeValues::contains)).toList();
+                        .filter(p -> func.indexValues(p).stream().anyMatch(probeValues::contains))
+                        .toList();
                 assertThat(indexer.index(name, probe)).containsExactlyInAnyOrderElementsOf(sharing);
             }
         });

@@ -26,40 +26,72 @@ class IndexerTest {
 
     static Stream<Arguments> indexScenarios() {
         return Stream.of(
-                scenario("add indexes the object", Map.of("n1", List.of("a")),
-                        s -> s.add(pod("ns", "a", "n1"))),
-                scenario("unscheduled pod is under no value", Map.of(),
-                        s -> s.add(pod("ns", "a", null))),
-                scenario("update moves the key from the old value to the new (old value emptied and removed)",
+                scenario("add indexes the object", Map.of("n1", List.of("a")), s -> s.add(pod("ns", "a", "n1"))),
+                scenario("unscheduled pod is under no value", Map.of(), s -> s.add(pod("ns", "a", null))),
+                scenario(
+                        "update moves the key from the old value to the new (old value emptied and removed)",
                         Map.of("n2", List.of("a")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.update(pod("ns", "a", "n2"))),
-                scenario("add of an existing key is an update", Map.of("n2", List.of("a")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.add(pod("ns", "a", "n2"))),
-                scenario("update to the same value keeps it", Map.of("n1", List.of("a", "b")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.add(pod("ns", "b", "n1")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.update(pod("ns", "a", "n2"))),
+                scenario(
+                        "add of an existing key is an update",
+                        Map.of("n2", List.of("a")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.add(pod("ns", "a", "n2"))),
+                scenario(
+                        "update to the same value keeps it",
+                        Map.of("n1", List.of("a", "b")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.add(pod("ns", "b", "n1")),
                         s -> s.update(pod("ns", "a", "n1"))),
-                scenario("update to no value removes it", Map.of("n1", List.of("b")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.add(pod("ns", "b", "n1")),
+                scenario(
+                        "update to no value removes it",
+                        Map.of("n1", List.of("b")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.add(pod("ns", "b", "n1")),
                         s -> s.update(pod("ns", "a", null))),
-                scenario("delete removes from the index and drops the empty value", Map.of("n2", List.of("b")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.add(pod("ns", "b", "n2")),
+                scenario(
+                        "delete removes from the index and drops the empty value",
+                        Map.of("n2", List.of("b")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.add(pod("ns", "b", "n2")),
                         s -> s.delete(pod("ns", "a", "whatever"))),
-                scenario("delete of an absent key is a no-op", Map.of("n1", List.of("a")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.delete(pod("ns", "zz", "n1"))),
-                scenario("delete uses the stored values, not the argument's", Map.of(),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.delete(pod("ns", "a", "n9"))),
-                scenario("same name in two namespaces are two keys", Map.of("n1", List.of("a", "a")),
-                        s -> s.add(pod("ns1", "a", "n1")), s -> s.add(pod("ns2", "a", "n1"))),
-                scenario("replace rebuilds every index", Map.of("n3", List.of("c"), "n1", List.of("d")),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.add(pod("ns", "b", "n2")),
+                scenario(
+                        "delete of an absent key is a no-op",
+                        Map.of("n1", List.of("a")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.delete(pod("ns", "zz", "n1"))),
+                scenario(
+                        "delete uses the stored values, not the argument's",
+                        Map.of(),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.delete(pod("ns", "a", "n9"))),
+                scenario(
+                        "same name in two namespaces are two keys",
+                        Map.of("n1", List.of("a", "a")),
+                        s -> s.add(pod("ns1", "a", "n1")),
+                        s -> s.add(pod("ns2", "a", "n1"))),
+                scenario(
+                        "replace rebuilds every index",
+                        Map.of("n3", List.of("c"), "n1", List.of("d")),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.add(pod("ns", "b", "n2")),
                         s -> s.replace(List.of(pod("ns", "c", "n3"), pod("ns", "d", "n1")), "7")),
-                scenario("replace with nothing empties everything", Map.of(),
-                        s -> s.add(pod("ns", "a", "n1")), s -> s.replace(List.of(), "8")),
-                scenario("replace: the last of two objects with one key wins", Map.of("n2", List.of("a")),
+                scenario(
+                        "replace with nothing empties everything",
+                        Map.of(),
+                        s -> s.add(pod("ns", "a", "n1")),
+                        s -> s.replace(List.of(), "8")),
+                scenario(
+                        "replace: the last of two objects with one key wins",
+                        Map.of("n2", List.of("a")),
                         s -> s.replace(List.of(pod("ns", "a", "n1"), pod("ns", "a", "n2")), "9")),
-                scenario("writes after replace", Map.of("n1", List.of("e"), "n3", List.of("c")),
+                scenario(
+                        "writes after replace",
+                        Map.of("n1", List.of("e"), "n3", List.of("c")),
                         s -> s.replace(List.of(pod("ns", "c", "n3"), pod("ns", "d", "n1")), "7"),
-                        s -> s.delete(pod("ns", "d", null)), s -> s.add(pod("ns", "e", "n1"))));
+                        s -> s.delete(pod("ns", "d", null)),
+                        s -> s.add(pod("ns", "e", "n1"))));
     }
 
     @SafeVarargs
@@ -78,10 +110,13 @@ class IndexerTest {
         assertThat(indexer.listIndexFuncValues("byNode")).containsExactlyInAnyOrderElementsOf(byNode.keySet());
         // Every object is in the namespace index under its namespace, and nowhere else.
         for (Pod pod : indexer.list()) {
-            assertThat(indexer.byIndex(Indexers.NAMESPACE_INDEX, pod.getMetadata().getNamespace())).contains(pod);
+            assertThat(indexer.byIndex(
+                            Indexers.NAMESPACE_INDEX, pod.getMetadata().getNamespace()))
+                    .contains(pod);
         }
         int inNamespaces = indexer.listIndexFuncValues(Indexers.NAMESPACE_INDEX).stream()
-                .mapToInt(ns -> indexer.byIndex(Indexers.NAMESPACE_INDEX, ns).size()).sum();
+                .mapToInt(ns -> indexer.byIndex(Indexers.NAMESPACE_INDEX, ns).size())
+                .sum();
         assertThat(inNamespaces).isEqualTo(indexer.list().size());
     }
 
@@ -120,7 +155,8 @@ class IndexerTest {
         assertThat(indexer.get(pod("ns", "a", "elsewhere"))).containsSame(a);
         assertThat(indexer.getByKey("ns/zz")).isEmpty();
         // Objects are stored as given: the very instance comes back, no copy.
-        assertThat(indexer.byIndex("byNode", "n1")).anySatisfy(p -> assertThat(p).isSameAs(a));
+        assertThat(indexer.byIndex("byNode", "n1"))
+                .anySatisfy(p -> assertThat(p).isSameAs(a));
     }
 
     @Test
@@ -169,7 +205,8 @@ class IndexerTest {
 
         Pod probe = pod("x", "probe", null, Map.of("app", "web", "tier", "front"));
         assertThat(names(indexer.index("byLabel", probe))).containsExactly("a", "b", "c");
-        assertThat(names(indexer.index("byLabel", pod("x", "p", null, Map.of("app", "db"))))).containsExactly("d");
+        assertThat(names(indexer.index("byLabel", pod("x", "p", null, Map.of("app", "db")))))
+                .containsExactly("d");
         assertThat(indexer.index("byLabel", pod("x", "p", null, Map.of()))).isEmpty();
     }
 
@@ -200,9 +237,15 @@ class IndexerTest {
         Indexer<Pod> indexer = podIndexer();
         indexer.add(pod("ns", "a", "n1"));
         String message = "Index with name nope does not exist";
-        assertThatThrownBy(() -> indexer.byIndex("nope", "n1")).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
-        assertThatThrownBy(() -> indexer.indexKeys("nope", "n1")).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
-        assertThatThrownBy(() -> indexer.index("nope", pod("ns", "a"))).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+        assertThatThrownBy(() -> indexer.byIndex("nope", "n1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+        assertThatThrownBy(() -> indexer.indexKeys("nope", "n1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+        assertThatThrownBy(() -> indexer.index("nope", pod("ns", "a")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
         // client-go: listIndexFuncValues of an unknown index is simply empty.
         assertThat(indexer.listIndexFuncValues("nope")).isEmpty();
     }
@@ -242,9 +285,12 @@ class IndexerTest {
 
         String expected = "unable to calculate an index entry for key \"ns/b\" on index \"bad\"";
         assertThatThrownBy(() -> indexer.add(pod("ns", "b", "n2")))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(expected).hasMessageContaining(cause);
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(expected)
+                .hasMessageContaining(cause);
         assertThatThrownBy(() -> indexer.replace(List.of(pod("ns", "b", "n2")), "3"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining(expected);
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(expected);
         assertThat(indexer.list()).containsExactly(a);
         assertThat(indexer.listIndexFuncValues("byNode")).containsExactly("n1");
 
@@ -252,7 +298,8 @@ class IndexerTest {
         Indexer<Pod> other = Indexers.newIndexer(Keys.META_NAMESPACE, Map.of());
         other.add(pod("ns", "b"));
         assertThatThrownBy(() -> other.addIndexers(Map.of("bad2", bad)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("on index \"bad2\"");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("on index \"bad2\"");
         assertThat(other.indexers()).isEmpty();
     }
 
@@ -261,8 +308,8 @@ class IndexerTest {
 
     @Test
     void addIndexersAfterContentBuildsTheNewIndex() {
-        Indexer<Pod> indexer = Indexers.newIndexer(Keys.META_NAMESPACE,
-                Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex()));
+        Indexer<Pod> indexer =
+                Indexers.newIndexer(Keys.META_NAMESPACE, Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex()));
         indexer.add(pod("ns", "a", "n1"));
         indexer.add(pod("ns", "b", "n2"));
         indexer.add(pod("ns2", "c", "n1"));
@@ -283,18 +330,21 @@ class IndexerTest {
     void addIndexersConflictAddsNothing() {
         Indexer<Pod> indexer = podIndexer();
         assertThatThrownBy(() -> indexer.addIndexers(Map.of("fresh", Fixtures::byNode, "byNode", Fixtures::byNode)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("indexer conflict: [byNode]");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("indexer conflict: [byNode]");
         assertThat(indexer.indexers()).containsOnlyKeys(Indexers.NAMESPACE_INDEX, "byNode", "byLabel");
     }
 
     @Test
     void badIndexerDefinitionsAreRejected() {
         assertThatThrownBy(() -> Indexers.<Pod>newIndexer(Keys.META_NAMESPACE, Map.of("", Fixtures::byNode)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("index name");
         java.util.Map<String, IndexFunc<Pod>> nullFunc = new java.util.HashMap<>();
         nullFunc.put("byNode", null);
         assertThatThrownBy(() -> Indexers.newIndexer(Keys.META_NAMESPACE, nullFunc))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("index \"byNode\" has no index function");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("index \"byNode\" has no index function");
     }
 
     @Test

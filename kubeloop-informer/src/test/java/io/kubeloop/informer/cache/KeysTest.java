@@ -39,8 +39,10 @@ class KeysTest {
         var tombstone = new DeletedFinalStateUnknown<>(key, object);
         assertThat(Keys.DELETION_HANDLING.keyOf(tombstone)).isEqualTo(key);
         // Even when the last known state is gone or names something else: the recorded key wins.
-        assertThat(Keys.DELETION_HANDLING.keyOf(new DeletedFinalStateUnknown<>("ns/gone", null))).isEqualTo("ns/gone");
-        assertThat(Keys.DELETION_HANDLING.keyOf(new DeletedFinalStateUnknown<>("a/b", pod("c", "d")))).isEqualTo("a/b");
+        assertThat(Keys.DELETION_HANDLING.keyOf(new DeletedFinalStateUnknown<>("ns/gone", null)))
+                .isEqualTo("ns/gone");
+        assertThat(Keys.DELETION_HANDLING.keyOf(new DeletedFinalStateUnknown<>("a/b", pod("c", "d"))))
+                .isEqualTo("a/b");
     }
 
     static Stream<Arguments> keyErrors() {
@@ -54,16 +56,28 @@ class KeysTest {
         GenericKubernetesResource genericNoName = generic("Widget", "ns1", null);
         return Stream.of(
                 Arguments.of("null", null, "couldn't create key for null: object has no meta"),
-                Arguments.of("not a Kubernetes object", "just a string",
+                Arguments.of(
+                        "not a Kubernetes object",
+                        "just a string",
                         "couldn't create key for an object of class java.lang.String: object has no meta"),
-                Arguments.of("tombstone under META_NAMESPACE", new DeletedFinalStateUnknown<>("a/b", null),
+                Arguments.of(
+                        "tombstone under META_NAMESPACE",
+                        new DeletedFinalStateUnknown<>("a/b", null),
                         "couldn't create key for the tombstone of a/b: META_NAMESPACE does not unwrap tombstones"),
                 Arguments.of("no metadata", noMetadata, "couldn't create key for Pod: object has no metadata"),
-                Arguments.of("no name", noName, "couldn't create key for Pod in namespace default: metadata.name is empty"),
-                Arguments.of("empty name", emptyName, "couldn't create key for Pod in namespace default: metadata.name is empty"),
-                Arguments.of("only generateName", generated,
+                Arguments.of(
+                        "no name", noName, "couldn't create key for Pod in namespace default: metadata.name is empty"),
+                Arguments.of(
+                        "empty name",
+                        emptyName,
+                        "couldn't create key for Pod in namespace default: metadata.name is empty"),
+                Arguments.of(
+                        "only generateName",
+                        generated,
                         "couldn't create key for ConfigMap (generateName cm-): metadata.name is empty"),
-                Arguments.of("generic without name", genericNoName,
+                Arguments.of(
+                        "generic without name",
+                        genericNoName,
                         "couldn't create key for Widget in namespace ns1: metadata.name is empty"));
     }
 
@@ -71,10 +85,12 @@ class KeysTest {
     @MethodSource("keyErrors")
     void keyErrorsNameTheObject(String scenario, Object object, String message) {
         assertThatThrownBy(() -> Keys.META_NAMESPACE.keyOf(object))
-                .isInstanceOf(KeyException.class).hasMessageContaining(message);
+                .isInstanceOf(KeyException.class)
+                .hasMessageContaining(message);
         if (!(object instanceof DeletedFinalStateUnknown<?>)) {
             assertThatThrownBy(() -> Keys.DELETION_HANDLING.keyOf(object))
-                    .isInstanceOf(KeyException.class).hasMessageContaining(message);
+                    .isInstanceOf(KeyException.class)
+                    .hasMessageContaining(message);
         }
     }
 

@@ -22,8 +22,9 @@ class ListerTest {
 
     private static Indexer<Pod> pods(boolean withNamespaceIndex) {
         Indexer<Pod> indexer = withNamespaceIndex
-                ? Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of(
-                        Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode))
+                ? Indexers.newIndexer(
+                        Keys.DELETION_HANDLING,
+                        Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex(), "byNode", Fixtures::byNode))
                 : Indexers.newIndexer(Keys.DELETION_HANDLING, Map.of("byNode", Fixtures::byNode));
         indexer.add(pod("prod", "web-1", "n1", Map.of("app", "web", "tier", "front")));
         indexer.add(pod("prod", "web-2", "n2", Map.of("app", "web", "tier", "front", "canary", "true")));
@@ -92,19 +93,23 @@ class ListerTest {
     void getByNamespaceAndName() {
         Indexer<Pod> indexer = pods(true);
         Lister<Pod> lister = Lister.of(indexer);
-        assertThat(lister.namespace("dev").get("web-1")).containsSame(indexer.getByKey("dev/web-1").orElseThrow());
-        assertThat(lister.namespace("prod").get("web-1").map(p -> p.getMetadata().getNamespace())).contains("prod");
+        assertThat(lister.namespace("dev").get("web-1"))
+                .containsSame(indexer.getByKey("dev/web-1").orElseThrow());
+        assertThat(lister.namespace("prod").get("web-1").map(p -> p.getMetadata()
+                        .getNamespace()))
+                .contains("prod");
         assertThat(lister.namespace("prod").get("plain")).isEmpty();
         // A namespaced object is not found by name alone.
         assertThat(lister.get("web-1")).isEmpty();
         assertThatThrownBy(() -> lister.namespace("").get("web-1"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("all-namespaces lister");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("all-namespaces lister");
     }
 
     @Test
     void clusterScopedGetAndList() {
-        Indexer<Node> indexer = Indexers.newIndexer(Keys.DELETION_HANDLING,
-                Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex()));
+        Indexer<Node> indexer = Indexers.newIndexer(
+                Keys.DELETION_HANDLING, Map.of(Indexers.NAMESPACE_INDEX, Indexers.namespaceIndex()));
         Node n1 = node("n1");
         indexer.add(n1);
         indexer.add(node("n2"));
@@ -117,9 +122,12 @@ class ListerTest {
     @Test
     void byIndex() {
         Lister<Pod> lister = Lister.of(pods(true));
-        assertThat(lister.byIndex("byNode", "n1")).extracting(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+        assertThat(lister.byIndex("byNode", "n1"))
+                .extracting(p ->
+                        p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
                 .containsExactlyInAnyOrder("prod/web-1", "prod/db-1");
-        assertThatThrownBy(() -> lister.byIndex("nope", "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> lister.byIndex("nope", "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Index with name nope does not exist");
     }
 

@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.kubeloop.model.selector.LabelSelector;
 import io.kubeloop.clock.FakeClock;
+import io.kubeloop.model.selector.LabelSelector;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +29,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MutationDetectorTest {
 
     private final FakeClock clock = new FakeClock();
-    private final MutationDetector detector = new MutationDetector(clock, Duration.ofSeconds(1), Duration.ofMinutes(2),
-            Thread.ofPlatform().name("test-cache-mutation-detector").daemon(true).factory());
+    private final MutationDetector detector = new MutationDetector(
+            clock,
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(2),
+            Thread.ofPlatform()
+                    .name("test-cache-mutation-detector")
+                    .daemon(true)
+                    .factory());
 
     @AfterEach
     void closeDetector() {
@@ -85,7 +91,8 @@ class MutationDetectorTest {
         indexer.add(pod("ns", "a", "n1"));
         indexer.byIndex("byNode", "n1").get(0).getSpec().setNodeName("n2");
 
-        assertThatThrownBy(detector::checkNow).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(detector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
                 .hasMessageContaining("Pod ns/a (resourceVersion 1)")
                 .hasMessageContaining("/spec/nodeName: \"n1\" -> \"n2\"");
     }
@@ -96,7 +103,11 @@ class MutationDetectorTest {
         indexer.add(pod("ns", "a", "n1"));
         indexer.getByKey("ns/a").orElseThrow().getMetadata().setResourceVersion("999");
 
-        Pod fresh = new PodBuilder(pod("ns", "a", "n2")).editMetadata().withResourceVersion("2").endMetadata().build();
+        Pod fresh = new PodBuilder(pod("ns", "a", "n2"))
+                .editMetadata()
+                .withResourceVersion("2")
+                .endMetadata()
+                .build();
         assertThatThrownBy(() -> indexer.update(fresh))
                 .isInstanceOf(CacheMutationException.class)
                 .hasMessageContaining("Pod ns/a (resourceVersion 1)")
@@ -132,9 +143,13 @@ class MutationDetectorTest {
                         .containsExactlyInAnyOrder("Pod ns/b (resourceVersion 1)", "Pod ns/c (resourceVersion 1)"));
         assertThat(indexer.listKeys()).containsExactly("ns/d");
         // Every mutation also reaches the next check, once.
-        assertThatThrownBy(detector::checkNow).isInstanceOf(CacheMutationException.class)
-                .satisfies(e -> assertThat(((CacheMutationException) e).objects()).containsExactlyInAnyOrder(
-                        "Pod ns/a (resourceVersion 1)", "Pod ns/b (resourceVersion 1)", "Pod ns/c (resourceVersion 1)"));
+        assertThatThrownBy(detector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
+                .satisfies(e -> assertThat(((CacheMutationException) e).objects())
+                        .containsExactlyInAnyOrder(
+                                "Pod ns/a (resourceVersion 1)",
+                                "Pod ns/b (resourceVersion 1)",
+                                "Pod ns/c (resourceVersion 1)"));
         assertThatCode(detector::checkNow).doesNotThrowAnyException();
     }
 
@@ -144,13 +159,25 @@ class MutationDetectorTest {
         List<Pod> pods = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             pods.add(new PodBuilder(pod("ns" + i % 3, "p" + i, "n" + i % 4, Map.of("app", "a" + i % 2)))
-                    .editSpec().addToContainers(new ContainerBuilder().withName("c").withImage("img:" + i)
-                            .addToArgs("--x", "--y").build()).endSpec()
-                    .withNewStatus().withPhase("Running").endStatus().build());
+                    .editSpec()
+                    .addToContainers(new ContainerBuilder()
+                            .withName("c")
+                            .withImage("img:" + i)
+                            .addToArgs("--x", "--y")
+                            .build())
+                    .endSpec()
+                    .withNewStatus()
+                    .withPhase("Running")
+                    .endStatus()
+                    .build());
         }
         indexer.replace(pods, "10");
         for (Pod p : pods.subList(0, 10)) {
-            indexer.update(new PodBuilder(p).editMetadata().withResourceVersion("11").endMetadata().build());
+            indexer.update(new PodBuilder(p)
+                    .editMetadata()
+                    .withResourceVersion("11")
+                    .endMetadata()
+                    .build());
         }
         indexer.delete(pods.get(20));
         // Every kind of read, as handlers and listers do.
@@ -201,7 +228,8 @@ class MutationDetectorTest {
         assertThat(((DetectingIndexer<Pod>) indexer).watched()).isEqualTo(1);
         indexer.getByKey("ns/old").orElseThrow().getMetadata().getLabels().put("late", "1");
         indexer.getByKey("ns/young").orElseThrow().getMetadata().getLabels().put("late", "1");
-        assertThatThrownBy(detector::checkNow).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(detector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
                 .satisfies(e -> assertThat(((CacheMutationException) e).objects())
                         .containsExactly("Pod ns/young (resourceVersion 1)"));
     }
@@ -209,11 +237,18 @@ class MutationDetectorTest {
     @Test
     void secretValuesStayOutOfTheReport() {
         Indexer<Secret> secrets = watched(Map.of());
-        secrets.add(new SecretBuilder().withNewMetadata().withNamespace("ns").withName("creds").withResourceVersion("4")
-                .endMetadata().addToData("password", "c2VjcmV0").build());
+        secrets.add(new SecretBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName("creds")
+                .withResourceVersion("4")
+                .endMetadata()
+                .addToData("password", "c2VjcmV0")
+                .build());
         secrets.getByKey("ns/creds").orElseThrow().getData().put("password", "bmV3LXNlY3JldA==");
 
-        assertThatThrownBy(detector::checkNow).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(detector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
                 .hasMessageContaining("Secret ns/creds (resourceVersion 4)")
                 .hasMessageContaining("/data/password: changed")
                 .hasMessageNotContaining("c2VjcmV0")
@@ -224,11 +259,13 @@ class MutationDetectorTest {
     void theDifferenceExcerptIsBounded() {
         Indexer<Pod> indexer = pods();
         indexer.add(pod("ns", "a", "n1"));
-        Map<String, String> labels = indexer.getByKey("ns/a").orElseThrow().getMetadata().getLabels();
+        Map<String, String> labels =
+                indexer.getByKey("ns/a").orElseThrow().getMetadata().getLabels();
         for (int i = 0; i < 20; i++) {
             labels.put("l" + i, "x".repeat(200));
         }
-        assertThatThrownBy(detector::checkNow).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(detector::checkNow)
+                .isInstanceOf(CacheMutationException.class)
                 .satisfies(e -> {
                     String message = e.getMessage();
                     assertThat(message).contains("... and 15 more").doesNotContain("x".repeat(81));
@@ -239,7 +276,8 @@ class MutationDetectorTest {
     @Test
     void theDetectorThreadIsNamed() {
         pods();
-        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+        assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName)
                 .contains("test-cache-mutation-detector");
     }
 
@@ -268,9 +306,11 @@ class MutationDetectorTest {
             Store<Pod> store = Indexers.newStore(Keys.META_NAMESPACE);
             store.add(pod("global", "p", "n1"));
             store.getByKey("global/p").orElseThrow().getMetadata().getLabels().put("x", "1");
-            assertThatThrownBy(CacheMutationDetector::checkNow).isInstanceOf(CacheMutationException.class)
+            assertThatThrownBy(CacheMutationDetector::checkNow)
+                    .isInstanceOf(CacheMutationException.class)
                     .hasMessageContaining("Pod global/p (resourceVersion 1)");
-            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+            assertThat(Thread.getAllStackTraces().keySet())
+                    .extracting(Thread::getName)
                     .contains(CacheMutationDetector.THREAD_NAME);
             // The write of the mutated object still throws (reported to checkNow already, so the check stays clean).
             assertThatThrownBy(() -> store.delete(pod("global", "p"))).isInstanceOf(CacheMutationException.class);
@@ -287,19 +327,22 @@ class MutationDetectorTest {
         assertThat(System.getProperty(CacheMutationDetector.SYSTEM_PROPERTY)).isEqualTo("true");
         // the extension is found by JUnit's autodetection
         assertThat(java.util.ServiceLoader.load(org.junit.jupiter.api.extension.Extension.class).stream()
-                .map(provider -> provider.type().getName())).contains(CacheMutationCheckExtension.class.getName());
+                        .map(provider -> provider.type().getName()))
+                .contains(CacheMutationCheckExtension.class.getName());
         java.util.Properties junit = new java.util.Properties();
         try (var in = getClass().getResourceAsStream("/junit-platform.properties")) {
             junit.load(in);
         }
-        assertThat(junit.getProperty("junit.jupiter.extensions.autodetection.enabled")).isEqualTo("true");
+        assertThat(junit.getProperty("junit.jupiter.extensions.autodetection.enabled"))
+                .isEqualTo("true");
 
         // and it fails a test that mutated a cached object, once
         Store<Pod> store = Indexers.newStore(Keys.META_NAMESPACE);
         store.add(pod("suite", "p", "n1"));
         store.getByKey("suite/p").orElseThrow().getSpec().setNodeName("elsewhere");
         CacheMutationCheckExtension extension = new CacheMutationCheckExtension();
-        assertThatThrownBy(() -> extension.afterEach(null)).isInstanceOf(CacheMutationException.class)
+        assertThatThrownBy(() -> extension.afterEach(null))
+                .isInstanceOf(CacheMutationException.class)
                 .hasMessageContaining("Pod suite/p (resourceVersion 1)")
                 .hasMessageContaining("/spec/nodeName: \"n1\" -> \"elsewhere\"");
         assertThatCode(() -> extension.afterEach(null)).doesNotThrowAnyException();

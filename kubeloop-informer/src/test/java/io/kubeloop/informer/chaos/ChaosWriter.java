@@ -29,8 +29,10 @@ final class ChaosWriter implements Runnable {
 
     static final String USER_AGENT = "chaos-writer/1.0";
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     private final String collection;
     private final Random random;
     private final int keys;
@@ -85,8 +87,8 @@ final class ChaosWriter implements Runnable {
                 done.incrementAndGet();
             }
         } catch (InterruptedException e) {
-            failure.compareAndSet(null, new IllegalStateException("the writer was interrupted after " + done.get()
-                    + " operations"));
+            failure.compareAndSet(
+                    null, new IllegalStateException("the writer was interrupted after " + done.get() + " operations"));
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
         } finally {
@@ -101,8 +103,12 @@ final class ChaosWriter implements Runnable {
     private void create(int k, int op) throws IOException, InterruptedException {
         String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name(k)
                 + "\",\"labels\":{\"app\":\"chaos\"}},\"data\":{\"op\":\"" + op + "\"}}";
-        send(HttpRequest.newBuilder(URI.create(collection)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)), 201, "create " + name(k));
+        send(
+                HttpRequest.newBuilder(URI.create(collection))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)),
+                201,
+                "create " + name(k));
         exists[k] = true;
         everCreated.add(name(k));
         creates.incrementAndGet();
@@ -110,9 +116,12 @@ final class ChaosWriter implements Runnable {
 
     private void update(int k, int op) throws IOException, InterruptedException {
         String body = "{\"data\":{\"op\":\"" + op + "\"}}";
-        send(HttpRequest.newBuilder(URI.create(collection + "/" + name(k)))
-                .header("Content-Type", "application/merge-patch+json")
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)), 200, "update " + name(k));
+        send(
+                HttpRequest.newBuilder(URI.create(collection + "/" + name(k)))
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString(body)),
+                200,
+                "update " + name(k));
         updates.incrementAndGet();
     }
 
@@ -122,10 +131,12 @@ final class ChaosWriter implements Runnable {
         deletes.incrementAndGet();
     }
 
-    private void send(HttpRequest.Builder request, int expected, String what) throws IOException,
-            InterruptedException {
-        HttpResponse<String> response = http.send(request.header("User-Agent", USER_AGENT)
-                .header("Accept", "application/json").timeout(Duration.ofSeconds(30)).build(),
+    private void send(HttpRequest.Builder request, int expected, String what) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(
+                request.header("User-Agent", USER_AGENT)
+                        .header("Accept", "application/json")
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != expected) {
             throw new IllegalStateException("the writer's " + what + " was answered " + response.statusCode()

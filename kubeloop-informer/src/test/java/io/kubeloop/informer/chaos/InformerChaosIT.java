@@ -107,27 +107,43 @@ class InformerChaosIT {
     @Test
     void afterTheFaultsStopTheCacheAndEveryHandlerHoldTheServersExactState() throws Exception {
         log.info("chaos run with seed {} (-Dkubeloop.chaos.seed={})", SEED, SEED);
-        server = EmbeddedApiServer.builder().faultSeed(SEED).bookmarkInterval(Duration.ofSeconds(1)).start();
-        verifierClient = KubernetesClient.builder(ClientConfig.builder().server(server.url().toString()).build())
-                .rateLimiter(RateLimiter.unlimited()).build();
-        verifierClient.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata()
-                .withName(NAMESPACE).endMetadata().build());
-        ChaosWriter writer = new ChaosWriter(server.url(), NAMESPACE, SEED, KEYS, OPERATIONS,
-                RateLimiter.tokenBucket(WRITES_PER_SECOND, 1));
+        server = EmbeddedApiServer.builder()
+                .faultSeed(SEED)
+                .bookmarkInterval(Duration.ofSeconds(1))
+                .start();
+        verifierClient = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
+        verifierClient
+                .resources(Namespace.class)
+                .create(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build());
+        ChaosWriter writer = new ChaosWriter(
+                server.url(), NAMESPACE, SEED, KEYS, OPERATIONS, RateLimiter.tokenBucket(WRITES_PER_SECOND, 1));
         writer.populate(INITIAL_OBJECTS);
 
         // The informer's client: kubeloop's User-Agent (a partition scoped to "kubeloop/" cuts it off), a short
         // idle rule so that a stalled watch is replaced, requests that outlast a partition.
-        informerClient = KubernetesClient.builder(ClientConfig.builder().server(server.url().toString()).build())
-                .rateLimiter(RateLimiter.unlimited()).watchIdleTimeout(WATCH_IDLE_TIMEOUT)
-                .requestTimeout(Duration.ofSeconds(30)).build();
-        ResourceClient<ConfigMap> configMaps = informerClient.resources(ConfigMap.class).inNamespace(NAMESPACE);
+        informerClient = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .rateLimiter(RateLimiter.unlimited())
+                .watchIdleTimeout(WATCH_IDLE_TIMEOUT)
+                .requestTimeout(Duration.ofSeconds(30))
+                .build();
+        ResourceClient<ConfigMap> configMaps =
+                informerClient.resources(ConfigMap.class).inNamespace(NAMESPACE);
         CountingListerWatcher<ConfigMap> source = new CountingListerWatcher<>(ListerWatchers.forClient(configMaps));
         // client-go's backoff, capped at 4 s instead of 30 s so that convergence is bounded well within the
         // test's time (the last injected 500s may leave the reflector backing off when the faults stop).
-        informer = SharedIndexInformer.builder(source, ConfigMap.class).name("chaos-configmaps")
+        informer = SharedIndexInformer.builder(source, ConfigMap.class)
+                .name("chaos-configmaps")
                 .resyncPeriod(Duration.ofSeconds(2))
-                .reflector(r -> r.backoff(Backoff.DEFAULT.withCap(Duration.ofSeconds(4)))).build();
+                .reflector(r -> r.backoff(Backoff.DEFAULT.withCap(Duration.ofSeconds(4))))
+                .build();
         LastViews plain = new LastViews("handler-a (no resync)");
         LastViews resyncing = new LastViews("handler-b (resync 2 s)");
         informer.addEventHandlerWithResyncPeriod(plain, Duration.ZERO);
@@ -137,7 +153,8 @@ class InformerChaosIT {
                 .isTrue();
         informer.start();
         assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(30), informer::hasSynced))
-                .as("initial sync").isTrue();
+                .as("initial sync")
+                .isTrue();
         assertThat(informer.indexer().listKeys()).hasSize(INITIAL_OBJECTS);
 
         Faults faults = server.faults();
@@ -146,53 +163,98 @@ class InformerChaosIT {
         // relist (a compaction while it is up to date costs it nothing).
         List<Step> schedule = List.of(
                 new Step(50, "close every configmap watch", () -> faults.closeWatches("configmaps")),
-                new Step(100, "stall configmap watch events for 3 s", () ->
-                        faults.stall(Duration.ofSeconds(3), "configmaps")),
-                new Step(115, "compact and close the watches during the stall (re-watch: 410); the relist gets "
-                        + "3 × 503 with Retry-After 1", () -> {
-                            faults.fail(Failure.status(503).count(3).retryAfterSeconds(1).resource("configmaps")
+                new Step(
+                        100,
+                        "stall configmap watch events for 3 s",
+                        () -> faults.stall(Duration.ofSeconds(3), "configmaps")),
+                new Step(
+                        115,
+                        "compact and close the watches during the stall (re-watch: 410); the relist gets "
+                                + "3 × 503 with Retry-After 1",
+                        () -> {
+                            faults.fail(Failure.status(503)
+                                    .count(3)
+                                    .retryAfterSeconds(1)
+                                    .resource("configmaps")
                                     .verb("list"));
                             faults.compact();
                             faults.closeWatches("configmaps");
                         }),
                 new Step(220, "latency 100-400 ms on configmap lists and watches for 4 s; close the watches", () -> {
-                    faults.latency(Latency.of(Duration.ofMillis(100)).jitter(Duration.ofMillis(300))
-                            .duration(Duration.ofSeconds(4)).resource("configmaps").verb("list"));
-                    faults.latency(Latency.of(Duration.ofMillis(100)).jitter(Duration.ofMillis(300))
-                            .duration(Duration.ofSeconds(4)).resource("configmaps").verb("watch"));
+                    faults.latency(Latency.of(Duration.ofMillis(100))
+                            .jitter(Duration.ofMillis(300))
+                            .duration(Duration.ofSeconds(4))
+                            .resource("configmaps")
+                            .verb("list"));
+                    faults.latency(Latency.of(Duration.ofMillis(100))
+                            .jitter(Duration.ofMillis(300))
+                            .duration(Duration.ofSeconds(4))
+                            .resource("configmaps")
+                            .verb("watch"));
                     faults.closeWatches("configmaps");
                 }),
-                new Step(300, "partition the informer (User-Agent kubeloop/) for 3 s; the writer goes on", () ->
-                        faults.partition(Duration.ofSeconds(3), "kubeloop/")),
-                new Step(315, "compact and close the watches during the partition: deletions meanwhile come back "
-                        + "as tombstones", () -> {
+                new Step(
+                        300,
+                        "partition the informer (User-Agent kubeloop/) for 3 s; the writer goes on",
+                        () -> faults.partition(Duration.ofSeconds(3), "kubeloop/")),
+                new Step(
+                        315,
+                        "compact and close the watches during the partition: deletions meanwhile come back "
+                                + "as tombstones",
+                        () -> {
                             faults.compact();
                             faults.closeWatches("configmaps");
                         }),
-                new Step(420, "stall configmap watch events for 6 s (longer than the idle rule)", () ->
-                        faults.stall(Duration.ofSeconds(6), "configmaps")),
+                new Step(
+                        420,
+                        "stall configmap watch events for 6 s (longer than the idle rule)",
+                        () -> faults.stall(Duration.ofSeconds(6), "configmaps")),
                 new Step(440, "compact and close the watches during the stall", () -> {
                     faults.compact();
                     faults.closeWatches("configmaps");
                 }),
-                new Step(560, "429 with Retry-After 1 on half the configmap lists and watches for 3 s; close the "
-                        + "watches", () -> {
-                            faults.fail(Failure.status(429).fraction(0.5).retryAfterSeconds(1)
-                                    .duration(Duration.ofSeconds(3)).resource("configmaps").verb("list"));
-                            faults.fail(Failure.status(429).fraction(0.5).retryAfterSeconds(1)
-                                    .duration(Duration.ofSeconds(3)).resource("configmaps").verb("watch"));
+                new Step(
+                        560,
+                        "429 with Retry-After 1 on half the configmap lists and watches for 3 s; close the "
+                                + "watches",
+                        () -> {
+                            faults.fail(Failure.status(429)
+                                    .fraction(0.5)
+                                    .retryAfterSeconds(1)
+                                    .duration(Duration.ofSeconds(3))
+                                    .resource("configmaps")
+                                    .verb("list"));
+                            faults.fail(Failure.status(429)
+                                    .fraction(0.5)
+                                    .retryAfterSeconds(1)
+                                    .duration(Duration.ofSeconds(3))
+                                    .resource("configmaps")
+                                    .verb("watch"));
                             faults.closeWatches("configmaps");
                         }),
-                new Step(660, "2 × 500 (no Retry-After) on configmap watches, then close them: the reflector "
-                        + "backs off", () -> {
-                            faults.fail(Failure.status(500).count(2).resource("configmaps").verb("watch"));
+                new Step(
+                        660,
+                        "2 × 500 (no Retry-After) on configmap watches, then close them: the reflector " + "backs off",
+                        () -> {
+                            faults.fail(Failure.status(500)
+                                    .count(2)
+                                    .resource("configmaps")
+                                    .verb("watch"));
                             faults.closeWatches("configmaps");
                         }),
-                new Step(740, "stall configmap watch events for 3 s", () ->
-                        faults.stall(Duration.ofSeconds(3), "configmaps")),
-                new Step(755, "compact and close the watches during the stall; the relist gets 2 × 503 without "
-                        + "Retry-After", () -> {
-                            faults.fail(Failure.status(503).count(2).resource("configmaps").verb("list"));
+                new Step(
+                        740,
+                        "stall configmap watch events for 3 s",
+                        () -> faults.stall(Duration.ofSeconds(3), "configmaps")),
+                new Step(
+                        755,
+                        "compact and close the watches during the stall; the relist gets 2 × 503 without "
+                                + "Retry-After",
+                        () -> {
+                            faults.fail(Failure.status(503)
+                                    .count(2)
+                                    .resource("configmaps")
+                                    .verb("list"));
                             faults.compact();
                             faults.closeWatches("configmaps");
                         }),
@@ -200,8 +262,8 @@ class InformerChaosIT {
 
         writerThread = Thread.ofPlatform().name("chaos-writer").daemon().start(writer);
         for (Step step : schedule) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> writer.done() >= step.atOperation()
-                    || writer.finished());
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> writer.done() >= step.atOperation() || writer.finished());
             assertThat(writer.failure()).as("the writer failed").isNull();
             faultLog.add("at write " + writer.done() + ": " + step.description());
             log.info("chaos fault at write {}: {}", writer.done(), step.description());
@@ -214,9 +276,12 @@ class InformerChaosIT {
 
         // Convergence: the auditor (a client of its own, no faults) finds no drift, the cache is the server's
         // state to the byte, and every handler's last view is every object's final state.
-        ResourceClient<ConfigMap> truth = verifierClient.resources(ConfigMap.class).inNamespace(NAMESPACE);
-        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(ListerWatchers.forClient(truth),
-                informer.indexer()).name("chaos-configmaps").settleTime(Duration.ofMillis(500)).build()) {
+        ResourceClient<ConfigMap> truth =
+                verifierClient.resources(ConfigMap.class).inNamespace(NAMESPACE);
+        try (CacheAuditor<ConfigMap> auditor = CacheAuditor.builder(ListerWatchers.forClient(truth), informer.indexer())
+                .name("chaos-configmaps")
+                .settleTime(Duration.ofMillis(500))
+                .build()) {
             await().atMost(CONVERGENCE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 AuditResult audit = auditor.audit();
                 assertThat(audit.isClean()).as("audit: %s", audit).isTrue();
@@ -226,15 +291,20 @@ class InformerChaosIT {
                 assertFinalViews(resyncing, state.items(), writer);
             });
         } catch (AssertionError | ConditionTimeoutException e) {
-            throw new AssertionError("chaos run with seed " + SEED + " did not converge within " + CONVERGENCE
-                    + "; writer " + writer + "; informer source " + source + "; " + plain + "; " + resyncing
-                    + "; informer health " + informer.health() + "; faults:\n  " + String.join("\n  ", faultLog), e);
+            throw new AssertionError(
+                    "chaos run with seed " + SEED + " did not converge within " + CONVERGENCE
+                            + "; writer " + writer + "; informer source " + source + "; " + plain + "; " + resyncing
+                            + "; informer health " + informer.health() + "; faults:\n  "
+                            + String.join("\n  ", faultLog),
+                    e);
         }
 
         assertThat(plain.breaches()).as("handler contract breaches").isEmpty();
         assertThat(resyncing.breaches()).as("handler contract breaches").isEmpty();
         // The faults reached the informer: it relisted after the compactions and met the injected failures.
-        assertThat(source.firstPages.get()).as("lists (initial + relists): %s", source).isGreaterThanOrEqualTo(3);
+        assertThat(source.firstPages.get())
+                .as("lists (initial + relists): %s", source)
+                .isGreaterThanOrEqualTo(3);
         assertThat(source.failures).as("failures the informer met: %s", source).isNotEmpty();
         assertThat(writer.everCreated().size()).as("objects that existed").isGreaterThan(INITIAL_OBJECTS);
         // Watching again (a watch closed or failed by the last faults may still be in its backoff right now).
@@ -244,23 +314,28 @@ class InformerChaosIT {
 
     /** Every object's key → resourceVersion and data: what "equal" means for the cache and the server. */
     private static Map<String, String> snapshot(List<ConfigMap> objects) {
-        return objects.stream().collect(Collectors.toMap(Keys.META_NAMESPACE::keyOf,
-                o -> o.getMetadata().getResourceVersion() + " " + new TreeMap<>(Objects.requireNonNullElse(
-                        o.getData(), Map.of())), (a, b) -> {
-                    throw new AssertionError("two objects under one key: " + a + ", " + b);
-                }, TreeMap::new));
+        return objects.stream()
+                .collect(Collectors.toMap(
+                        Keys.META_NAMESPACE::keyOf,
+                        o -> o.getMetadata().getResourceVersion() + " "
+                                + new TreeMap<>(Objects.requireNonNullElse(o.getData(), Map.of())),
+                        (a, b) -> {
+                            throw new AssertionError("two objects under one key: " + a + ", " + b);
+                        },
+                        TreeMap::new));
     }
 
     private static void assertFinalViews(LastViews views, List<ConfigMap> state, ChaosWriter writer) {
-        Map<String, ConfigMap> live = state.stream().collect(Collectors.toMap(Keys.META_NAMESPACE::keyOf,
-                Function.identity()));
+        Map<String, ConfigMap> live =
+                state.stream().collect(Collectors.toMap(Keys.META_NAMESPACE::keyOf, Function.identity()));
         List<String> wrong = new ArrayList<>();
         for (String name : writer.everCreated()) {
             String key = NAMESPACE + "/" + name;
             LastViews.View last = views.lastView(key);
             ConfigMap current = live.get(key);
             if (current != null) {
-                if (last == null || last.kind() == LastViews.Kind.DELETED
+                if (last == null
+                        || last.kind() == LastViews.Kind.DELETED
                         || !current.getMetadata().getResourceVersion().equals(last.resourceVersion())) {
                     wrong.add(key + ": exists at " + current.getMetadata().getResourceVersion() + ", last view "
                             + describe(last));
@@ -273,7 +348,8 @@ class InformerChaosIT {
     }
 
     private static String describe(LastViews.View view) {
-        return view == null ? "none" : view.kind() + " at " + view.resourceVersion()
-                + (view.tombstone() ? " (tombstone)" : "");
+        return view == null
+                ? "none"
+                : view.kind() + " at " + view.resourceVersion() + (view.tombstone() ? " (tombstone)" : "");
     }
 }

@@ -25,7 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class LastViews implements ResourceEventHandler<ConfigMap> {
 
-    enum Kind { ADDED, UPDATED, DELETED }
+    enum Kind {
+        ADDED,
+        UPDATED,
+        DELETED
+    }
 
     /** What the handler last heard of one key; {@code object} is null for a tombstone without a last state. */
     record View(Kind kind, String resourceVersion, ConfigMap object, boolean tombstone) {}
@@ -93,8 +97,9 @@ final class LastViews implements ResourceEventHandler<ConfigMap> {
     }
 
     private void forward(String key, View last, String rv) {
-        if (last != null && last.resourceVersion() != null && Long.parseLong(rv) < Long.parseLong(
-                last.resourceVersion())) {
+        if (last != null
+                && last.resourceVersion() != null
+                && Long.parseLong(rv) < Long.parseLong(last.resourceVersion())) {
             breach(key + " went back in time: " + rv + " after " + last);
         }
     }

@@ -38,26 +38,30 @@ class DeltaFIFOConcurrencyTest {
     @ValueSource(booleans = {true, false})
     void everyFinalStateReachesTheConsumer(boolean coalesce) throws Exception {
         Cache cache = new Cache();
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(cache).coalesceUpdates(coalesce)
-                .name("stress").build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .knownObjects(cache)
+                .coalesceUpdates(coalesce)
+                .name("stress")
+                .build();
         AtomicInteger pops = new AtomicInteger();
         List<String> violations = new CopyOnWriteArrayList<>();
         AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
         Thread consumer = Thread.ofVirtual().name("stress-consumer").start(() -> {
             try {
                 while (fifo.pop((deltas, initial) -> {
-                    cache.apply(deltas);
-                    for (int i = 1; i < deltas.size(); i++) {
-                        DeltaType older = deltas.get(i - 1).type();
-                        DeltaType newer = deltas.get(i).type();
-                        if (older == DeltaType.DELETED && newer == DeltaType.DELETED) {
-                            violations.add("two DELETED in a row: " + FifoFixtures.render(deltas));
-                        }
-                        if (coalesce && isUpdateOrSync(older) && isUpdateOrSync(newer)) {
-                            violations.add("uncoalesced updates: " + FifoFixtures.render(deltas));
-                        }
-                    }
-                }) != null) {
+                            cache.apply(deltas);
+                            for (int i = 1; i < deltas.size(); i++) {
+                                DeltaType older = deltas.get(i - 1).type();
+                                DeltaType newer = deltas.get(i).type();
+                                if (older == DeltaType.DELETED && newer == DeltaType.DELETED) {
+                                    violations.add("two DELETED in a row: " + FifoFixtures.render(deltas));
+                                }
+                                if (coalesce && isUpdateOrSync(older) && isUpdateOrSync(newer)) {
+                                    violations.add("uncoalesced updates: " + FifoFixtures.render(deltas));
+                                }
+                            }
+                        })
+                        != null) {
                     pops.incrementAndGet();
                 }
             } catch (Throwable t) {
@@ -66,39 +70,41 @@ class DeltaFIFOConcurrencyTest {
         });
 
         Map<String, Pod> server = new TreeMap<>();
-        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
-            Random random = new Random(42);
-            int rv = 0;
-            fifo.replace(List.of(), "0");
-            for (int i = 0; i < CHANGES; i++) {
-                String name = "p" + random.nextInt(KEYS);
-                boolean lost = random.nextInt(20) == 0; // the watch was down for this one
-                if (random.nextInt(4) == 0) {
-                    Pod last = server.remove(key(name));
-                    if (last != null && !lost) {
-                        fifo.delete(last);
-                    }
-                } else {
-                    boolean exists = server.containsKey(key(name));
-                    Pod p = pod(name + "@" + ++rv);
-                    server.put(key(name), p);
-                    if (!lost) {
-                        if (exists) {
-                            fifo.update(p);
+        CompletableFuture<Void> producer = CompletableFuture.runAsync(
+                () -> {
+                    Random random = new Random(42);
+                    int rv = 0;
+                    fifo.replace(List.of(), "0");
+                    for (int i = 0; i < CHANGES; i++) {
+                        String name = "p" + random.nextInt(KEYS);
+                        boolean lost = random.nextInt(20) == 0; // the watch was down for this one
+                        if (random.nextInt(4) == 0) {
+                            Pod last = server.remove(key(name));
+                            if (last != null && !lost) {
+                                fifo.delete(last);
+                            }
                         } else {
-                            fifo.add(p);
+                            boolean exists = server.containsKey(key(name));
+                            Pod p = pod(name + "@" + ++rv);
+                            server.put(key(name), p);
+                            if (!lost) {
+                                if (exists) {
+                                    fifo.update(p);
+                                } else {
+                                    fifo.add(p);
+                                }
+                            }
+                        }
+                        if (i % 1000 == 999) {
+                            fifo.replace(new ArrayList<>(server.values()), String.valueOf(rv));
+                        }
+                        if (i % 700 == 0) {
+                            fifo.resync();
                         }
                     }
-                }
-                if (i % 1000 == 999) {
-                    fifo.replace(new ArrayList<>(server.values()), String.valueOf(rv));
-                }
-                if (i % 700 == 0) {
-                    fifo.resync();
-                }
-            }
-            fifo.replace(new ArrayList<>(server.values()), String.valueOf(rv)); // recovers what was lost
-        }, runnable -> Thread.ofPlatform().name("stress-producer").start(runnable));
+                    fifo.replace(new ArrayList<>(server.values()), String.valueOf(rv)); // recovers what was lost
+                },
+                runnable -> Thread.ofPlatform().name("stress-producer").start(runnable));
 
         producer.get(60, TimeUnit.SECONDS);
         fifo.close();

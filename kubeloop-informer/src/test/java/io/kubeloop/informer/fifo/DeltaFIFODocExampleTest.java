@@ -49,9 +49,9 @@ class DeltaFIFODocExampleTest {
                 for (Delta<Pod> d : deltas) {
                     String key = Keys.DELETION_HANDLING.keyOf(d.objectOrTombstone()); // a tombstone's own key
                     if (d.type() == DeltaType.DELETED) {
-                        cache.remove(key);                                 // d.isTombstone(): missed by the watch
+                        cache.remove(key); // d.isTombstone(): missed by the watch
                     } else {
-                        cache.put(key, d.object());                        // typed: a Pod
+                        cache.put(key, d.object()); // typed: a Pod
                     }
                 }
             });
@@ -62,7 +62,9 @@ class DeltaFIFODocExampleTest {
         assertThat(fifo.hasSynced()).isTrue();
 
         // a relist after the watch was down: c was deleted meanwhile and arrives as a tombstone
-        DeltaFIFO<Pod> relisted = DeltaFIFO.<Pod>builder(Keys.DELETION_HANDLING).knownObjects(known).build();
+        DeltaFIFO<Pod> relisted = DeltaFIFO.<Pod>builder(Keys.DELETION_HANDLING)
+                .knownObjects(known)
+                .build();
         relisted.replace(pods("a@2 d@3"), "9");
         assertThat(relisted.getByKey("ns/c").orElseThrow().get(0).tombstone())
                 .isEqualTo(new DeletedFinalStateUnknown<>("ns/c", cache.get("ns/c")));

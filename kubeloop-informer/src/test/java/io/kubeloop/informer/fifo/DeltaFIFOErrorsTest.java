@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.kubeloop.informer.cache.DeletedFinalStateUnknown;
 import io.kubeloop.informer.cache.KeyException;
 import io.kubeloop.informer.cache.KnownObjects;
 import io.kubeloop.informer.fifo.FifoFixtures.Known;
@@ -24,27 +23,40 @@ import org.junit.jupiter.api.Test;
 class DeltaFIFOErrorsTest {
 
     private static Pod nameless() {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .endMetadata()
+                .build();
     }
 
     @Test
     void aWatchEventWithoutAKeyIsLoggedAtErrorAndSkipped() {
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
+        DeltaFIFO<Pod> fifo =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
         List<Consumer<Pod>> calls = List.of(fifo::add, fifo::update, fifo::delete);
 
         for (Consumer<Pod> call : calls) {
             String log = FifoFixtures.logged(() -> call.accept(nameless()));
-            assertThat(log).contains("ERROR").contains("DeltaFIFO pods").contains("Pod ns/<no name>")
+            assertThat(log)
+                    .contains("ERROR")
+                    .contains("DeltaFIFO pods")
+                    .contains("Pod ns/<no name>")
                     .contains("metadata.name is empty");
         }
         assertThat(fifo.isEmpty()).isTrue();
-        assertThat(fifo.hasSynced()).as("the event still ends the wait for an initial list").isTrue();
+        assertThat(fifo.hasSynced())
+                .as("the event still ends the wait for an initial list")
+                .isTrue();
     }
 
     @Test
     void aReplaceWithAnObjectWithoutAKeyIsRejectedWholeAndChangesNothing() {
         Known known = Known.of("x@1");
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(known).name("pods").build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .knownObjects(known)
+                .name("pods")
+                .build();
         List<Pod> list = new ArrayList<>(pods("a@1 b@1"));
         list.add(nameless());
 
@@ -53,7 +65,9 @@ class DeltaFIFOErrorsTest {
                 .hasMessageContaining("DeltaFIFO pods")
                 .hasMessageContaining("list item 2")
                 .hasMessageContaining("Pod ns/<no name>");
-        assertThat(fifo.isEmpty()).as("no REPLACED for a, b and no tombstone for x").isTrue();
+        assertThat(fifo.isEmpty())
+                .as("no REPLACED for a, b and no tombstone for x")
+                .isTrue();
         assertThat(fifo.hasSynced()).isFalse();
     }
 
@@ -75,10 +89,12 @@ class DeltaFIFOErrorsTest {
 
     @Test
     void builderRejectsBadSettings() {
-        assertThatThrownBy(() -> DeltaFIFO.builder(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> DeltaFIFO.builder(null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("keyFunc");
         assertThatThrownBy(() -> DeltaFIFO.builder(FifoFixtures.KEY).name(" "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name");
         assertThatThrownBy(() -> DeltaFIFO.builder(FifoFixtures.KEY).clock(null))
                 .isInstanceOf(NullPointerException.class);
     }
@@ -92,22 +108,26 @@ class DeltaFIFOErrorsTest {
             .build();
 
     private static boolean marked(Object o) {
-        return o instanceof Pod p && p.getMetadata().getLabels() != null
+        return o instanceof Pod p
+                && p.getMetadata().getLabels() != null
                 && "yes".equals(p.getMetadata().getLabels().get("transformed"));
     }
 
     @Test
     void theTransformerSeesEveryIncomingObjectButNeverTombstonesOrResyncs() throws InterruptedException {
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(Known.of("k@1"))
-                .transformer(MARK).coalesceUpdates(false).build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .knownObjects(Known.of("k@1"))
+                .transformer(MARK)
+                .coalesceUpdates(false)
+                .build();
 
         fifo.add(pod("a@1"));
         fifo.update(pod("a@2"));
         fifo.delete(pod("a@3"));
         fifo.replace(pods("b@1"), "5");
 
-        assertThat(render(fifo)).isEqualTo(
-                "a:ADDED(a@1),UPDATED(a@2),DELETED(a@3) | b:REPLACED(b@1) | k:DELETED(~k@1)");
+        assertThat(render(fifo))
+                .isEqualTo("a:ADDED(a@1),UPDATED(a@2),DELETED(a@3) | b:REPLACED(b@1) | k:DELETED(~k@1)");
         assertThat(fifo.getByKey(key("a")).orElseThrow()).allMatch(d -> marked(d.object()));
         assertThat(fifo.getByKey(key("b")).orElseThrow()).allMatch(d -> marked(d.object()));
         Delta<Pod> tombstone = fifo.getByKey(key("k")).orElseThrow().get(0);
@@ -132,7 +152,10 @@ class DeltaFIFOErrorsTest {
             }
             return p;
         };
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).transformer(failOnB).name("pods").build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .transformer(failOnB)
+                .name("pods")
+                .build();
 
         String log = FifoFixtures.logged(() -> fifo.add(pod("b@1")));
         assertThat(log).contains("ERROR").contains("Pod ns/b").contains("cannot shrink b");
@@ -160,18 +183,23 @@ class DeltaFIFOErrorsTest {
 
     @Test
     void aFailedKnownLookupMeansMayExistForDeleteAndNoObjectForATombstone() {
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
+        DeltaFIFO<Pod> fifo =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
 
         FifoFixtures.logged(() -> fifo.delete(pod("z@1")));
         assertThat(render(fifo)).isEqualTo("z:DELETED(z@1)");
 
-        DeltaFIFO<Pod> relisted = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
+        DeltaFIFO<Pod> relisted =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
         FifoFixtures.logged(() -> relisted.replace(List.of(), "2"));
         assertThat(render(relisted)).isEqualTo("a:DELETED(~a@-)");
 
-        DeltaFIFO<Pod> resynced = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
+        DeltaFIFO<Pod> resynced =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(BROKEN).build();
         FifoFixtures.logged(resynced::resync);
-        assertThat(resynced.isEmpty()).as("a key that cannot be looked up is not resynced").isTrue();
+        assertThat(resynced.isEmpty())
+                .as("a key that cannot be looked up is not resynced")
+                .isTrue();
     }
 
     @Test
@@ -187,7 +215,9 @@ class DeltaFIFOErrorsTest {
                 return key.equals(key("real")) ? Optional.of(pod("real@4")) : Optional.empty();
             }
         };
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(listsGhost).build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .knownObjects(listsGhost)
+                .build();
 
         fifo.resync();
 

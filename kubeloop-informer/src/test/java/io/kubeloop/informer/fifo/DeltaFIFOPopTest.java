@@ -10,8 +10,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kubeloop.informer.fifo.FifoFixtures.Known;
 import io.kubeloop.clock.FakeClock;
+import io.kubeloop.informer.fifo.FifoFixtures.Known;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +43,8 @@ class DeltaFIFOPopTest {
     private static String popOne(DeltaFIFO<Pod> fifo) throws InterruptedException {
         AtomicReference<String> seen = new AtomicReference<>();
         List<Delta<Pod>> deltas = fifo.pop((d, initial) -> seen.set(render(d) + (initial ? " initial" : " later")));
-        assertThat(render(deltas) + seen.get().substring(seen.get().lastIndexOf(' '))).isEqualTo(seen.get());
+        assertThat(render(deltas) + seen.get().substring(seen.get().lastIndexOf(' ')))
+                .isEqualTo(seen.get());
         return seen.get();
     }
 
@@ -118,30 +119,33 @@ class DeltaFIFOPopTest {
         assertThat(render(popped)).isEqualTo("ADDED(a@1)");
         assertThat(render(fifo)).isEqualTo("b:ADDED(b@1) | a:ADDED(a@1)");
         fifo.update(pod("a@2"));
-        assertThat(render(popped)).as("what pop returned does not change with the requeued list").isEqualTo(
-                "ADDED(a@1)");
+        assertThat(render(popped))
+                .as("what pop returned does not change with the requeued list")
+                .isEqualTo("ADDED(a@1)");
         assertThat(render(fifo)).isEqualTo("b:ADDED(b@1) | a:ADDED(a@1),UPDATED(a@2)");
     }
 
     /** client-go's Pop returns ErrRequeue's inner error: the caller must see why the deltas went back. */
     @Test
     void requeueWithACauseRequeuesThenHandsTheCauseToTheCaller() throws InterruptedException {
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
+        DeltaFIFO<Pod> fifo =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).name("pods").build();
         fifo.add(pod("a@1"));
         fifo.add(pod("b@1"));
         IOException busy = new IOException("store busy");
 
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            throw new DeltaFIFO.RequeueException(busy);
-        })).isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
-            assertThat(e.getCause()).isSameAs(busy);
-            assertThat(e.key()).isEqualTo(key("a"));
-            assertThat(e.putBack()).isTrue();
-            assertThat(e.getMessage()).isEqualTo("DeltaFIFO pods: processing " + key("a") + " asked for a requeue"
-                    + " (its deltas are back in the queue): java.io.IOException: store busy");
-        });
-        assertThat(render(fifo)).as("requeued before the caller hears of it").isEqualTo(
-                "b:ADDED(b@1) | a:ADDED(a@1)");
+                    throw new DeltaFIFO.RequeueException(busy);
+                }))
+                .isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
+                    assertThat(e.getCause()).isSameAs(busy);
+                    assertThat(e.key()).isEqualTo(key("a"));
+                    assertThat(e.putBack()).isTrue();
+                    assertThat(e.getMessage())
+                            .isEqualTo("DeltaFIFO pods: processing " + key("a") + " asked for a requeue"
+                                    + " (its deltas are back in the queue): java.io.IOException: store busy");
+                });
+        assertThat(render(fifo)).as("requeued before the caller hears of it").isEqualTo("b:ADDED(b@1) | a:ADDED(a@1)");
         assertThat(popOne(fifo)).isEqualTo("ADDED(b@1) later");
         assertThat(popOne(fifo)).isEqualTo("ADDED(a@1) later");
     }
@@ -153,20 +157,24 @@ class DeltaFIFOPopTest {
         IllegalStateException conflict = new IllegalStateException("conflict");
 
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            fifo.update(pod("a@2")); // the lock is reentrant: a newer delta of the same key
-            throw new DeltaFIFO.RequeueException(conflict);
-        })).isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
-            assertThat(e.getCause()).isSameAs(conflict);
-            assertThat(e.putBack()).isFalse();
-            assertThat(e.getMessage()).contains("dropped: newer deltas of the key were queued");
-        });
+                    fifo.update(pod("a@2")); // the lock is reentrant: a newer delta of the same key
+                    throw new DeltaFIFO.RequeueException(conflict);
+                }))
+                .isInstanceOfSatisfying(DeltaFIFO.RequeuedException.class, e -> {
+                    assertThat(e.getCause()).isSameAs(conflict);
+                    assertThat(e.putBack()).isFalse();
+                    assertThat(e.getMessage()).contains("dropped: newer deltas of the key were queued");
+                });
         assertThat(render(fifo)).isEqualTo("a:UPDATED(a@2)");
     }
 
     @Test
     void slowProcessingWhileKeysWaitIsLogged() throws InterruptedException {
         FakeClock clock = new FakeClock();
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).clock(clock).name("pods").build();
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .clock(clock)
+                .name("pods")
+                .build();
         for (int i = 0; i < 13; i++) {
             fifo.add(pod("p" + i + "@1"));
         }
@@ -176,8 +184,7 @@ class DeltaFIFOPopTest {
         while (fifo.size() > 10) {
             popQuietly(fifo, () -> {});
         }
-        String slowButShortQueue =
-                FifoFixtures.logged(() -> popQuietly(fifo, () -> clock.step(Duration.ofSeconds(1))));
+        String slowButShortQueue = FifoFixtures.logged(() -> popQuietly(fifo, () -> clock.step(Duration.ofSeconds(1))));
 
         assertThat(fast).doesNotContain("slow processing");
         assertThat(slow).contains("INFO").contains("DeltaFIFO pods: processing ns/p1 took 101 ms while 11 keys wait");
@@ -217,17 +224,23 @@ class DeltaFIFOPopTest {
         IOException checked = new IOException("disk");
 
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            throw boom;
-        })).isSameAs(boom);
+                    throw boom;
+                }))
+                .isSameAs(boom);
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            throw checked;
-        })).isInstanceOf(RuntimeException.class).hasCause(checked).hasMessageContaining(key("b"));
+                    throw checked;
+                }))
+                .isInstanceOf(RuntimeException.class)
+                .hasCause(checked)
+                .hasMessageContaining(key("b"));
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            throw new AssertionError("bug");
-        })).isInstanceOf(AssertionError.class);
+                    throw new AssertionError("bug");
+                }))
+                .isInstanceOf(AssertionError.class);
         assertThatThrownBy(() -> fifo.pop((d, i) -> {
-            throw new InterruptedException("stop");
-        })).isInstanceOf(InterruptedException.class);
+                    throw new InterruptedException("stop");
+                }))
+                .isInstanceOf(InterruptedException.class);
 
         assertThat(fifo.isEmpty()).isTrue();
     }
@@ -247,10 +260,16 @@ class DeltaFIFOPopTest {
                 arguments("duplicate keys count once", null, "replace a@1 a@2 b@1", 2),
                 arguments("N keys and D known tombstones: N + D pops", "x@1 y@1", "replace a@1 b@1", 4),
                 arguments("empty list but a known tombstone: one pop", "x@1", "replace", 1),
-                arguments("watch events after the list are not part of it", null,
-                        "replace a@1 b@1; add c@1; update a@2", 2),
-                arguments("a second replace does not extend the initial population", null,
-                        "replace a@1; replace a@2 b@1 c@1", 1));
+                arguments(
+                        "watch events after the list are not part of it",
+                        null,
+                        "replace a@1 b@1; add c@1; update a@2",
+                        2),
+                arguments(
+                        "a second replace does not extend the initial population",
+                        null,
+                        "replace a@1; replace a@2 b@1 c@1",
+                        1));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -274,9 +293,13 @@ class DeltaFIFOPopTest {
             fifo.pop((d, initial) -> initialFlags.add(initial));
         }
         assertThat(fifo.hasSynced()).isTrue();
-        assertThat(initialFlags).as("isInInitialList of the initial pops").hasSize(popsToSync).allMatch(b -> b);
+        assertThat(initialFlags)
+                .as("isInInitialList of the initial pops")
+                .hasSize(popsToSync)
+                .allMatch(b -> b);
         while (!fifo.isEmpty()) {
-            fifo.pop((d, initial) -> assertThat(initial).as("isInInitialList after sync").isFalse());
+            fifo.pop((d, initial) ->
+                    assertThat(initial).as("isInInitialList after sync").isFalse());
         }
         fifo.replace(pods("z@1"), "2");
         assertThat(fifo.hasSynced()).as("never goes back").isTrue();
@@ -319,7 +342,9 @@ class DeltaFIFOPopTest {
             throw new DeltaFIFO.RequeueException();
         });
         assertThat(fifo.hasSynced()).isFalse();
-        assertThat(popOne(fifo)).as("the watch event overtook the requeued item").isEqualTo("ADDED(b@1) later");
+        assertThat(popOne(fifo))
+                .as("the watch event overtook the requeued item")
+                .isEqualTo("ADDED(b@1) later");
         assertThat(fifo.hasSynced()).isFalse();
         assertThat(popOne(fifo)).isEqualTo("REPLACED(a@1) initial");
         assertThat(fifo.hasSynced()).isTrue();
@@ -331,8 +356,9 @@ class DeltaFIFOPopTest {
         fifo.replace(pods("a@1"), "10");
 
         assertThatThrownBy(() -> fifo.pop((d, initial) -> {
-            throw new IllegalStateException("handler bug");
-        })).hasMessage("handler bug");
+                    throw new IllegalStateException("handler bug");
+                }))
+                .hasMessage("handler bug");
         assertThat(fifo.hasSynced()).isTrue();
     }
 
@@ -368,8 +394,9 @@ class DeltaFIFOPopTest {
 
         assertThat(popOne(fifo)).isEqualTo("ADDED(a@1) later");
         assertThat(fifo.pop((d, i) -> {
-            throw new AssertionError("nothing to process");
-        })).isNull();
+                    throw new AssertionError("nothing to process");
+                }))
+                .isNull();
     }
 
     @Test

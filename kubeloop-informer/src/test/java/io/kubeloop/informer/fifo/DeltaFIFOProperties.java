@@ -63,7 +63,9 @@ class DeltaFIFOProperties {
     void fifoFollowsTheModelAndTheCacheEndsEqualToTheServer(@ForAll("ops") List<Op> ops, @ForAll boolean coalesce)
             throws InterruptedException {
         Cache cache = new Cache();
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(cache).coalesceUpdates(coalesce)
+        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY)
+                .knownObjects(cache)
+                .coalesceUpdates(coalesce)
                 .build();
         Model model = new Model(cache, coalesce);
         Map<String, Pod> server = new TreeMap<>();
@@ -224,7 +226,9 @@ class DeltaFIFOProperties {
             }
             for (String k : known.listKeys()) {
                 if (!listed.contains(k) && !items.containsKey(k)) {
-                    enqueue(DeltaType.DELETED, new DeletedFinalStateUnknown<>(k, known.getByKey(k).orElseThrow()));
+                    enqueue(
+                            DeltaType.DELETED,
+                            new DeletedFinalStateUnknown<>(k, known.getByKey(k).orElseThrow()));
                     deleted.add(k);
                 }
             }
@@ -256,8 +260,8 @@ class DeltaFIFOProperties {
 
         String render() {
             List<String> parts = new ArrayList<>();
-            items.forEach((k, ds) ->
-                    parts.add(k.substring(FifoFixtures.NS.length() + 1) + ":" + FifoFixtures.render(ds)));
+            items.forEach(
+                    (k, ds) -> parts.add(k.substring(FifoFixtures.NS.length() + 1) + ":" + FifoFixtures.render(ds)));
             return String.join(" | ", parts);
         }
     }

@@ -20,7 +20,8 @@ class DeltaTest {
         assertThat(typed).isSameAs(a);
         assertThat(d.objectOrTombstone()).isSameAs(a);
         assertThat(d.isTombstone()).isFalse();
-        assertThatThrownBy(d::tombstone).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(d::tombstone)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("this UPDATED delta carries an object, not a tombstone");
         assertThat(d).isEqualTo(Delta.of(DeltaType.UPDATED, a)).isNotEqualTo(Delta.of(DeltaType.SYNC, a));
     }
@@ -35,16 +36,21 @@ class DeltaTest {
         assertThat(d.tombstone()).isSameAs(t);
         assertThat(d.object()).isSameAs(last);
         assertThat(d.objectOrTombstone()).isSameAs(t);
-        assertThat(Delta.tombstone(new DeletedFinalStateUnknown<Pod>(key("b"), null)).object()).isNull();
+        assertThat(Delta.tombstone(new DeletedFinalStateUnknown<Pod>(key("b"), null))
+                        .object())
+                .isNull();
     }
 
     @Test
     void badDeltasAreRejectedWithAClearMessage() {
         assertThatThrownBy(() -> Delta.of(DeltaType.DELETED, new DeletedFinalStateUnknown<>("ns/a", null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use Delta.tombstone");
-        assertThatThrownBy(() -> Delta.of(null, pod("a@1"))).isInstanceOf(NullPointerException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("use Delta.tombstone");
+        assertThatThrownBy(() -> Delta.of(null, pod("a@1")))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessage("type");
-        assertThatThrownBy(() -> Delta.of(DeltaType.ADDED, null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> Delta.of(DeltaType.ADDED, null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessage("object");
         assertThatThrownBy(() -> Delta.tombstone(null)).isInstanceOf(NullPointerException.class);
     }
@@ -52,7 +58,8 @@ class DeltaTest {
     @Test
     void theFifoQueuesRelistTombstonesAsTypedTombstones() throws InterruptedException {
         FifoFixtures.Known known = FifoFixtures.Known.of("k@1");
-        DeltaFIFO<Pod> fifo = DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(known).build();
+        DeltaFIFO<Pod> fifo =
+                DeltaFIFO.<Pod>builder(FifoFixtures.KEY).knownObjects(known).build();
         fifo.replace(java.util.List.of(), "5");
         java.util.List<Delta<Pod>> popped = fifo.pop((deltas, initial) -> {});
         assertThat(popped).singleElement().satisfies(d -> {

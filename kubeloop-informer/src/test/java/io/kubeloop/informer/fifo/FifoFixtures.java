@@ -82,14 +82,17 @@ final class FifoFixtures {
     }
 
     static String render(List<? extends Delta<?>> deltas) {
-        return deltas.stream().map(d -> d.type() + "(" + render(d.objectOrTombstone()) + ")").collect(Collectors.joining(","));
+        return deltas.stream()
+                .map(d -> d.type() + "(" + render(d.objectOrTombstone()) + ")")
+                .collect(Collectors.joining(","));
     }
 
     /** Every queued key with its deltas, in pop order. */
     static String render(DeltaFIFO<Pod> fifo) {
         List<String> parts = new ArrayList<>();
         for (String k : fifo.listKeys()) {
-            parts.add(k.substring(NS.length() + 1) + ":" + render(fifo.getByKey(k).orElseThrow()));
+            parts.add(
+                    k.substring(NS.length() + 1) + ":" + render(fifo.getByKey(k).orElseThrow()));
         }
         return String.join(" | ", parts);
     }

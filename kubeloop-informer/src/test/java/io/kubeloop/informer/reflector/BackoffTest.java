@@ -31,8 +31,16 @@ class BackoffTest {
     void jitterAddsUpToOneStepAndStaysWithinTheDocumentedRanges() {
         FakeClock clock = new FakeClock();
         BackoffTimer t = new BackoffTimer(Backoff.DEFAULT, clock, new SplittableRandom(7));
-        long[][] ranges = {{800, 1600}, {1600, 3200}, {3200, 6400}, {6400, 12800}, {12800, 25600},
-            {25600, 51200}, {30000, 60000}, {30000, 60000}};
+        long[][] ranges = {
+            {800, 1600},
+            {1600, 3200},
+            {3200, 6400},
+            {6400, 12800},
+            {12800, 25600},
+            {25600, 51200},
+            {30000, 60000},
+            {30000, 60000}
+        };
         for (long[] r : ranges) {
             assertThat(ms(t.nextDelayNanos())).isGreaterThanOrEqualTo(r[0]).isLessThan(r[1]);
         }

@@ -33,7 +33,10 @@ final class RecordingStore<T extends HasMetadata> implements ReflectorStore<T> {
 
     @Override
     public void update(T object) {
-        record("update", List.of(object), object.getMetadata().getResourceVersion(),
+        record(
+                "update",
+                List.of(object),
+                object.getMetadata().getResourceVersion(),
                 () -> state.put(key(object), object));
     }
 
@@ -70,7 +73,8 @@ final class RecordingStore<T extends HasMetadata> implements ReflectorStore<T> {
         try {
             lock.lock();
             try {
-                calls.add(new Call(op, objects.stream().map(o -> o.getMetadata().getName()).toList(), rv));
+                calls.add(new Call(
+                        op, objects.stream().map(o -> o.getMetadata().getName()).toList(), rv));
                 change.run();
             } finally {
                 lock.unlock();

@@ -19,15 +19,26 @@ import net.jqwik.api.Provide;
  */
 class ReflectorConvergenceProperties {
 
-    enum Kind { ADD, MODIFY, DELETE, CLOSE_WATCHES, EXPIRE_WATCHES, RESET_WATCH, BOOKMARK, REFUSE_NEXT_WATCH,
-        FAIL_NEXT_LIST, STEP_CLOCK }
+    enum Kind {
+        ADD,
+        MODIFY,
+        DELETE,
+        CLOSE_WATCHES,
+        EXPIRE_WATCHES,
+        RESET_WATCH,
+        BOOKMARK,
+        REFUSE_NEXT_WATCH,
+        FAIL_NEXT_LIST,
+        STEP_CLOCK
+    }
 
     record Op(Kind kind, int name) {}
 
     @Provide
     Arbitrary<List<Op>> scripts() {
-        Arbitrary<Op> op = net.jqwik.api.Combinators.combine(Arbitraries.of(Kind.class), Arbitraries.integers()
-                .between(0, 5)).as(Op::new);
+        Arbitrary<Op> op = net.jqwik.api.Combinators.combine(
+                        Arbitraries.of(Kind.class), Arbitraries.integers().between(0, 5))
+                .as(Op::new);
         return op.list().ofMinSize(5).ofMaxSize(40);
     }
 
@@ -40,20 +51,25 @@ class ReflectorConvergenceProperties {
                 apply(h, op);
             }
             // Until the store matches the server: step the clock through any backoff.
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> {
-                if (h.clock.hasWaiters()) {
-                    h.clock.step(Duration.ofSeconds(30));
-                }
-                return h.reflector.isWatching() && h.source.openWatches() == 1
-                        && h.store.versions().equals(RecordingStore.versionsOf(h.source.objects()));
-            });
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        if (h.clock.hasWaiters()) {
+                            h.clock.step(Duration.ofSeconds(30));
+                        }
+                        return h.reflector.isWatching()
+                                && h.source.openWatches() == 1
+                                && h.store.versions().equals(RecordingStore.versionsOf(h.source.objects()));
+                    });
         }
     }
 
     private static void apply(ReflectorHarness h, Op op) {
         String name = "cm-" + op.name();
-        ConfigMap existing = h.source.objects().stream().filter(o -> o.getMetadata().getName().equals(name))
-                .findFirst().orElse(null);
+        ConfigMap existing = h.source.objects().stream()
+                .filter(o -> o.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElse(null);
         switch (op.kind()) {
             case ADD -> {
                 if (existing == null) {

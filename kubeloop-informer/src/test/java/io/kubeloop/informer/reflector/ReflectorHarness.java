@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.kubeloop.informer.testing.FakeSource;
 import io.kubeloop.clock.FakeClock;
+import io.kubeloop.informer.testing.FakeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,8 +36,11 @@ final class ReflectorHarness implements AutoCloseable {
     }
 
     ReflectorHarness start(ListerWatcher<ConfigMap> lw, UnaryOperator<Reflector.Builder<ConfigMap>> options) {
-        Reflector.Builder<ConfigMap> b = Reflector.builder(lw, store).name("configmaps under test").clock(clock)
-                .backoff(EXACT).random(new SplittableRandom(42))
+        Reflector.Builder<ConfigMap> b = Reflector.builder(lw, store)
+                .name("configmaps under test")
+                .clock(clock)
+                .backoff(EXACT)
+                .random(new SplittableRandom(42))
                 .watchErrorHandler((name, e) -> {
                     errors.add(e);
                     WatchErrorHandler.LOGGING.onWatchError(name, e);
@@ -53,8 +56,13 @@ final class ReflectorHarness implements AutoCloseable {
     }
 
     static ConfigMap cm(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
-                .addToData("k", "v").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName(name)
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
     }
 
     /** Waits until the reflector watches with an open stream. */
@@ -74,8 +82,8 @@ final class ReflectorHarness implements AutoCloseable {
     }
 
     void awaitBackingOff() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> reflector.status().phase()
-                == ReflectorStatus.Phase.BACKING_OFF && clock.hasWaiters());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> reflector.status().phase() == ReflectorStatus.Phase.BACKING_OFF && clock.hasWaiters());
     }
 
     @Override
@@ -91,7 +99,9 @@ final class ReflectorHarness implements AutoCloseable {
     private void stopAndCheck() throws InterruptedException {
         if (reflector != null) {
             reflector.stop();
-            assertThat(reflector.awaitTermination(Duration.ofSeconds(10))).as("run() returned after stop()").isTrue();
+            assertThat(reflector.awaitTermination(Duration.ofSeconds(10)))
+                    .as("run() returned after stop()")
+                    .isTrue();
             thread.join(Duration.ofSeconds(10));
             assertThat(thread.isAlive()).isFalse();
             for (Thread t : resyncThreads) {

@@ -37,8 +37,8 @@ class ReflectorIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** Real time: a quick backoff so that recoveries take milliseconds. */
-    private static final Backoff QUICK = Backoff.DEFAULT.withInitial(Duration.ofMillis(20)).withCap(
-            Duration.ofMillis(200));
+    private static final Backoff QUICK =
+            Backoff.DEFAULT.withInitial(Duration.ofMillis(20)).withCap(Duration.ofMillis(200));
 
     private EmbeddedApiServer server;
     private KubernetesClient client;
@@ -49,11 +49,16 @@ class ReflectorIT {
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMillis(200)).start();
+        server = EmbeddedApiServer.builder()
+                .bookmarkInterval(Duration.ofMillis(200))
+                .start();
         // No transport retries: the reflector itself must cope with every failure.
-        client = KubernetesClient.builder(ClientConfig.builder().server(server.url()).build())
-                .retryPolicy(RetryPolicy.never()).rateLimiter(RateLimiter.unlimited())
-                .watchIdleTimeout(Duration.ofSeconds(2)).build();
+        client = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url()).build())
+                .retryPolicy(RetryPolicy.never())
+                .rateLimiter(RateLimiter.unlimited())
+                .watchIdleTimeout(Duration.ofSeconds(2))
+                .build();
         configMaps = client.resources(ConfigMap.class).inNamespace("default");
     }
 
@@ -72,18 +77,28 @@ class ReflectorIT {
         server.close();
     }
 
-    private Reflector<ConfigMap> run(RecordingStore<ConfigMap> store, ListerWatcher<ConfigMap> lw,
+    private Reflector<ConfigMap> run(
+            RecordingStore<ConfigMap> store,
+            ListerWatcher<ConfigMap> lw,
             UnaryOperator<Reflector.Builder<ConfigMap>> options) {
-        Reflector<ConfigMap> r = options.apply(Reflector.builder(lw, store).name("configmaps in default")
-                .backoff(QUICK).watchErrorHandler((n, e) -> errors.add(e))).build();
+        Reflector<ConfigMap> r = options.apply(Reflector.builder(lw, store)
+                        .name("configmaps in default")
+                        .backoff(QUICK)
+                        .watchErrorHandler((n, e) -> errors.add(e)))
+                .build();
         reflectors.add(r);
         threads.add(Thread.ofVirtual().name("reflector-it").start(r::run));
         return r;
     }
 
     static ConfigMap cm(String name, Map<String, String> labels) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .addToData("k", "v").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
     }
 
     private void createMany(int n) throws Exception {
@@ -138,8 +153,11 @@ class ReflectorIT {
         configMaps.create(cm("web-1", Map.of("app", "web")));
         configMaps.create(cm("db-1", Map.of("app", "db")));
         RecordingStore<ConfigMap> store = new RecordingStore<>();
-        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps,
-                o -> o.toBuilder().labelSelector("app=web").build()), UnaryOperator.identity());
+        Reflector<ConfigMap> r = run(
+                store,
+                ListerWatchers.forClient(
+                        configMaps, o -> o.toBuilder().labelSelector("app=web").build()),
+                UnaryOperator.identity());
         await().atMost(WAIT).until(r::isWatching);
         assertThat(store.versions()).containsOnlyKeys("default/web-1");
         configMaps.create(cm("web-2", Map.of("app", "web")));
@@ -170,7 +188,12 @@ class ReflectorIT {
         assertThat(store.versions()).doesNotContainKey("default/cm-00001").containsKey("default/during-outage");
 
         // Lists fail with 429 and Retry-After, then succeed.
-        server.faults().fail(Failure.status(429).count(2).retryAfterSeconds(1).resource("configmaps").verb("list"));
+        server.faults()
+                .fail(Failure.status(429)
+                        .count(2)
+                        .retryAfterSeconds(1)
+                        .resource("configmaps")
+                        .verb("list"));
         server.faults().fail(Failure.status(500).count(2).resource("configmaps").verb("watch"));
         server.faults().closeWatches();
         server.compact();
@@ -209,8 +232,9 @@ class ReflectorIT {
             resyncThreads.add(t);
             return t;
         };
-        Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps),
-                b -> b.resyncPeriod(Duration.ofSeconds(1)).threadFactory(tracking));
+        Reflector<ConfigMap> r =
+                run(store, ListerWatchers.forClient(configMaps), b -> b.resyncPeriod(Duration.ofSeconds(1))
+                        .threadFactory(tracking));
         await().atMost(WAIT).until(r::isWatching);
         await().atMost(WAIT).until(() -> openConfigMapWatches() == 1);
         await().atMost(WAIT).until(() -> resyncThreads.stream().anyMatch(Thread::isAlive));
@@ -233,8 +257,12 @@ class ReflectorIT {
                 try {
                     switch (random.nextInt(3)) {
                         case 0 -> configMaps.create(cm(name, Map.of()));
-                        case 1 -> configMaps.patch(name, io.kubeloop.client.resource.PatchType.MERGE,
-                                "{\"data\":{\"n\":\"" + i + "\"}}", io.kubeloop.client.resource.PatchOptions.none());
+                        case 1 ->
+                            configMaps.patch(
+                                    name,
+                                    io.kubeloop.client.resource.PatchType.MERGE,
+                                    "{\"data\":{\"n\":\"" + i + "\"}}",
+                                    io.kubeloop.client.resource.PatchOptions.none());
                         default -> configMaps.delete(name);
                     }
                 } catch (RuntimeException expected) {
@@ -249,14 +277,29 @@ class ReflectorIT {
             switch (round % 6) {
                 case 0 -> server.faults().closeWatches();
                 case 1 -> server.compact();
-                case 2 -> server.faults().fail(Failure.status(503).count(2).resource("configmaps").verb("watch"));
-                case 3 -> server.faults().fail(Failure.status(429).count(1).retryAfterSeconds(1)
-                        .resource("configmaps").verb("list"));
+                case 2 ->
+                    server.faults()
+                            .fail(Failure.status(503)
+                                    .count(2)
+                                    .resource("configmaps")
+                                    .verb("watch"));
+                case 3 ->
+                    server.faults()
+                            .fail(Failure.status(429)
+                                    .count(1)
+                                    .retryAfterSeconds(1)
+                                    .resource("configmaps")
+                                    .verb("list"));
                 case 4 -> {
                     server.compact();
                     server.faults().closeWatches();
                 }
-                default -> server.faults().fail(Failure.status(500).count(1).resource("configmaps").verb("list"));
+                default ->
+                    server.faults()
+                            .fail(Failure.status(500)
+                                    .count(1)
+                                    .resource("configmaps")
+                                    .verb("list"));
             }
         }
         writer.join(WAIT);
@@ -273,18 +316,21 @@ class ReflectorIT {
         Reflector<ConfigMap> r = run(store, ListerWatchers.forClient(configMaps), UnaryOperator.identity());
         await().atMost(WAIT).until(() -> heldByPartition() >= 1); // the list request is in flight, held
         r.stop();
-        assertThat(r.awaitTermination(Duration.ofSeconds(10))).as("the hung list was interrupted").isTrue();
+        assertThat(r.awaitTermination(Duration.ofSeconds(10)))
+                .as("the hung list was interrupted")
+                .isTrue();
         assertThat(store.calls()).isEmpty();
         server.faults().clear();
     }
 
     private void createWithoutKubeloop(String name) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> created = http.send(HttpRequest.newBuilder(
-                            server.url().resolve("/api/v1/namespaces/default/configmaps"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                            + "\"metadata\":{\"name\":\"" + name + "\"}}")).build(),
+            HttpResponse<String> created = http.send(
+                    HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                                    + "\"metadata\":{\"name\":\"" + name + "\"}}"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         }
@@ -293,22 +339,32 @@ class ReflectorIT {
     /** Requests the partition holds or held, scraped from the server's /metrics. */
     private double heldByPartition() throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            String metrics = http.send(HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            return metrics.lines().filter(l -> l.startsWith("kubeloop_apiserver_fault_affected_requests_total{")
+            String metrics = http.send(
+                            HttpRequest.newBuilder(server.url().resolve("/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            return metrics.lines()
+                    .filter(l -> l.startsWith("kubeloop_apiserver_fault_affected_requests_total{")
                             && l.contains("fault=\"partition\""))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
         }
     }
 
     /** The server's {@code apiserver_longrunning_requests} for configmaps, scraped from its /metrics. */
     private int openConfigMapWatches() throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            String metrics = http.send(HttpRequest.newBuilder(server.url().resolve("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            return metrics.lines().filter(l -> l.startsWith("apiserver_longrunning_requests{")
-                            && l.contains("resource=\"configmaps\""))
-                    .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            String metrics = http.send(
+                            HttpRequest.newBuilder(server.url().resolve("/metrics"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            return metrics.lines()
+                    .filter(l ->
+                            l.startsWith("apiserver_longrunning_requests{") && l.contains("resource=\"configmaps\""))
+                    .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
         }
     }
 }

@@ -34,14 +34,20 @@ class ReflectorMetricsTest {
             ConfigMap c = h.source.add(cm("c"));
             h.source.modify(c);
             h.source.bookmark();
-            await().atMost(WAIT).until(() -> h.reflector.lastSyncResourceVersion().equals("4")
-                    && value("reflector_watch_events_total{" + NAME + ",type=\"BOOKMARK\"}") == 1);
+            await().atMost(WAIT)
+                    .until(() -> h.reflector.lastSyncResourceVersion().equals("4")
+                            && value("reflector_watch_events_total{" + NAME + ",type=\"BOOKMARK\"}") == 1);
 
             assertThat(value("reflector_lists_total{" + NAME + "}")).isEqualTo(1);
-            assertThat(value("reflector_list_duration_seconds_count{" + NAME + "}")).isEqualTo(1);
-            assertThat(value("reflector_items_total{" + NAME + "}")).as("2 listed + 2 events").isEqualTo(4);
-            assertThat(value("reflector_watch_events_total{" + NAME + ",type=\"ADDED\"}")).isEqualTo(1);
-            assertThat(value("reflector_watch_events_total{" + NAME + ",type=\"MODIFIED\"}")).isEqualTo(1);
+            assertThat(value("reflector_list_duration_seconds_count{" + NAME + "}"))
+                    .isEqualTo(1);
+            assertThat(value("reflector_items_total{" + NAME + "}"))
+                    .as("2 listed + 2 events")
+                    .isEqualTo(4);
+            assertThat(value("reflector_watch_events_total{" + NAME + ",type=\"ADDED\"}"))
+                    .isEqualTo(1);
+            assertThat(value("reflector_watch_events_total{" + NAME + ",type=\"MODIFIED\"}"))
+                    .isEqualTo(1);
             assertThat(value("reflector_last_event_timestamp_seconds{" + NAME + "}"))
                     .isEqualTo(h.clock.now().getEpochSecond());
 
@@ -51,14 +57,19 @@ class ReflectorMetricsTest {
             h.stepWhenWaiting(Duration.ofMillis(800));
             h.stepWhenWaiting(Duration.ofMillis(1600));
             h.awaitWatching();
-            assertThat(value("reflector_watch_restarts_total{" + NAME + ",reason=\"expired\"}")).isEqualTo(1);
-            assertThat(value("reflector_relists_total{" + NAME + ",reason=\"expired\"}")).isEqualTo(1);
+            assertThat(value("reflector_watch_restarts_total{" + NAME + ",reason=\"expired\"}"))
+                    .isEqualTo(1);
+            assertThat(value("reflector_relists_total{" + NAME + ",reason=\"expired\"}"))
+                    .isEqualTo(1);
             assertThat(value("reflector_lists_total{" + NAME + "}")).isEqualTo(2);
-            assertThat(value("api_request_failures{" + NAME + ",verb=\"watch\"}")).isEqualTo(1);
+            assertThat(value("api_request_failures{" + NAME + ",verb=\"watch\"}"))
+                    .isEqualTo(1);
         }
-        assertThat(registry.scrape()).as("the gauge goes with the reflector")
+        assertThat(registry.scrape())
+                .as("the gauge goes with the reflector")
                 .doesNotContain("reflector_last_event_timestamp_seconds{");
-        assertThat(registry.getMeters()).as("every meter goes with the reflector: stopped reflectors leave none")
+        assertThat(registry.getMeters())
+                .as("every meter goes with the reflector: stopped reflectors leave none")
                 .isEmpty();
     }
 }

@@ -31,8 +31,7 @@ class ReflectorTest {
             h.start();
             h.awaitWatching();
 
-            assertThat(h.store.calls()).containsExactly(
-                    new RecordingStore.Call("replace", List.of("a", "b"), "2"));
+            assertThat(h.store.calls()).containsExactly(new RecordingStore.Call("replace", List.of("a", "b"), "2"));
             ListOptions list = h.source.listRequests().getFirst();
             assertThat(list.resourceVersion()).isEqualTo("0");
             assertThat(list.limit()).isEqualTo(500);
@@ -47,7 +46,8 @@ class ReflectorTest {
             h.source.modify(c);
             h.source.delete(c);
             await().atMost(WAIT).until(() -> h.store.calls().size() == 4);
-            assertThat(h.store.calls().subList(1, 4)).extracting(RecordingStore.Call::op)
+            assertThat(h.store.calls().subList(1, 4))
+                    .extracting(RecordingStore.Call::op)
                     .containsExactly("add", "update", "delete");
             assertThat(h.reflector.lastSyncResourceVersion()).isEqualTo("5");
         }
@@ -61,7 +61,8 @@ class ReflectorTest {
             h.awaitWatching();
             h.source.addDropWatch(cm("b")); // RV 2, not sent
             h.source.bookmark();
-            await().atMost(WAIT).until(() -> h.reflector.lastSyncResourceVersion().equals("2"));
+            await().atMost(WAIT)
+                    .until(() -> h.reflector.lastSyncResourceVersion().equals("2"));
             assertThat(h.store.calls()).hasSize(1);
 
             // The next watch starts from the bookmark's resourceVersion.
@@ -118,7 +119,9 @@ class ReflectorTest {
             h.awaitWatching();
 
             ListOptions relist = h.source.listRequests().get(1);
-            assertThat(relist.resourceVersion()).as("never back in time: at the last seen RV").isEqualTo("1");
+            assertThat(relist.resourceVersion())
+                    .as("never back in time: at the last seen RV")
+                    .isEqualTo("1");
             assertThat(relist.limit()).as("a specific RV is not paged").isZero();
             assertThat(h.store.last("replace").names()).containsExactly("a", "missed");
         }
@@ -134,9 +137,12 @@ class ReflectorTest {
             h.source.failNextLists(1, () -> ApiErrors.expired("1", "5"));
             h.stepWhenWaiting(Duration.ofMillis(800));
             h.awaitWatching();
-            assertThat(h.source.listRequests()).extracting(ListOptions::resourceVersion)
+            assertThat(h.source.listRequests())
+                    .extracting(ListOptions::resourceVersion)
                     .containsExactly("0", "1", "");
-            assertThat(h.source.listRequests().get(2).limit()).as("\"\" is paged").isEqualTo(500);
+            assertThat(h.source.listRequests().get(2).limit())
+                    .as("\"\" is paged")
+                    .isEqualTo(500);
             assertThat(h.store.count("replace")).isEqualTo(2);
         }
     }
@@ -148,7 +154,9 @@ class ReflectorTest {
             h.source.failNextLists(1, () -> ApiErrors.tooLargeResourceVersion("0", "1"));
             h.start();
             h.awaitWatching();
-            assertThat(h.source.listRequests()).extracting(ListOptions::resourceVersion).containsExactly("0", "");
+            assertThat(h.source.listRequests())
+                    .extracting(ListOptions::resourceVersion)
+                    .containsExactly("0", "");
             assertThat(h.errors).as("recovered within the same list").isEmpty();
         }
     }
@@ -177,7 +185,9 @@ class ReflectorTest {
             h.awaitWatching();
             ListOptions relist = h.source.listRequests().get(3);
             assertThat(relist.resourceVersion()).isEqualTo("1200");
-            assertThat(relist.limit()).as("the server pages at RV 0: it has no watch cache").isEqualTo(500);
+            assertThat(relist.limit())
+                    .as("the server pages at RV 0: it has no watch cache")
+                    .isEqualTo(500);
         }
     }
 
@@ -345,11 +355,13 @@ class ReflectorTest {
             h.stepWhenWaiting(Duration.ofMillis(800));
             await().atMost(WAIT).until(() -> h.store.count("replace") == 2);
             h.awaitWatching();
-            assertThat(h.source.watchRequests()).extracting(WatchOptions::resourceVersion)
+            assertThat(h.source.watchRequests())
+                    .extracting(WatchOptions::resourceVersion)
                     .containsExactly("", "2", "");
-            assertThat(h.source.watchRequests()).allSatisfy(w -> assertThat(w.sendInitialEvents()).isTrue());
-            assertThat(h.store.last("replace")).isEqualTo(
-                    new RecordingStore.Call("replace", List.of("a", "b", "missed"), "3"));
+            assertThat(h.source.watchRequests())
+                    .allSatisfy(w -> assertThat(w.sendInitialEvents()).isTrue());
+            assertThat(h.store.last("replace"))
+                    .isEqualTo(new RecordingStore.Call("replace", List.of("a", "b", "missed"), "3"));
             assertThat(h.source.listCalls()).isZero();
         }
     }
@@ -413,8 +425,9 @@ class ReflectorTest {
         ReflectorHarness h = new ReflectorHarness();
         h.source.pauseLists();
         h.start();
-        await().atMost(WAIT).until(() -> h.source.listCalls() == 1
-                && h.reflector.status().phase() == ReflectorStatus.Phase.LISTING);
+        await().atMost(WAIT)
+                .until(() ->
+                        h.source.listCalls() == 1 && h.reflector.status().phase() == ReflectorStatus.Phase.LISTING);
         h.reflector.stop();
         assertThat(h.reflector.awaitTermination(WAIT)).isTrue();
         assertThat(h.reflector.status().phase()).isEqualTo(ReflectorStatus.Phase.STOPPED);
@@ -438,13 +451,15 @@ class ReflectorTest {
     @Test
     void stopBeforeRunMakesRunReturnAtOnceAndRunTwiceIsRefused() throws Exception {
         ReflectorHarness h = new ReflectorHarness();
-        Reflector<ConfigMap> r = Reflector.builder(h.source, h.store).clock(h.clock).build();
+        Reflector<ConfigMap> r =
+                Reflector.builder(h.source, h.store).clock(h.clock).build();
         assertThat(r.status().phase()).isEqualTo(ReflectorStatus.Phase.NOT_STARTED);
         r.stop();
         r.run();
         assertThat(r.status().phase()).isEqualTo(ReflectorStatus.Phase.STOPPED);
         assertThat(h.source.listCalls()).isZero();
-        org.assertj.core.api.Assertions.assertThatThrownBy(r::run).isInstanceOf(IllegalStateException.class)
+        org.assertj.core.api.Assertions.assertThatThrownBy(r::run)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already been run");
     }
 
@@ -452,7 +467,8 @@ class ReflectorTest {
     void anInterruptOfTheRunThreadStopsItAndKeepsTheFlag() throws Exception {
         ReflectorHarness h = new ReflectorHarness();
         AtomicBoolean flagKept = new AtomicBoolean();
-        Reflector<ConfigMap> r = Reflector.builder(h.source, h.store).clock(h.clock).build();
+        Reflector<ConfigMap> r =
+                Reflector.builder(h.source, h.store).clock(h.clock).build();
         Thread t = Thread.ofVirtual().start(() -> {
             r.run();
             flagKept.set(Thread.currentThread().isInterrupted());
@@ -494,8 +510,9 @@ class ReflectorTest {
             h.source.deleteDropWatch(a);
             h.source.addDropWatch(cm("c"));
             h.source.resetWatch(); // the server ends the watch and forgets its history
-            await().atMost(WAIT).until(() -> h.source.watchCalls() >= 2 || h.reflector.status().phase()
-                    == ReflectorStatus.Phase.BACKING_OFF);
+            await().atMost(WAIT)
+                    .until(() -> h.source.watchCalls() >= 2
+                            || h.reflector.status().phase() == ReflectorStatus.Phase.BACKING_OFF);
             // The clean end was very short, or the re-watch got 410: either way a backoff, then a relist.
             h.awaitBackingOff();
             h.clock.step(Duration.ofSeconds(2));

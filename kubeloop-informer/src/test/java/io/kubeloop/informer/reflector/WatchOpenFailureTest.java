@@ -1,7 +1,6 @@
 package io.kubeloop.informer.reflector;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.WatchOptions;
@@ -24,28 +23,55 @@ class WatchOpenFailureTest {
     static Stream<Arguments> failures() {
         return Stream.of(
                 // name, failure, wait before the next attempt, relist?, resourceVersion of the relist
-                Arguments.of("connection refused", (Supplier<RuntimeException>) ApiErrors::connectionRefused,
-                        Duration.ofMillis(800), false, null),
-                Arguments.of("429 with Retry-After 5", (Supplier<RuntimeException>) () -> ApiErrors.tooManyRequests(5),
-                        Duration.ofSeconds(5), false, null),
-                Arguments.of("503 with Retry-After 3",
-                        (Supplier<RuntimeException>) () -> ApiErrors.serviceUnavailable(3), Duration.ofSeconds(3),
-                        false, null),
-                Arguments.of("503 without Retry-After",
-                        (Supplier<RuntimeException>) () -> ApiErrors.serviceUnavailable(-1), Duration.ofMillis(800),
-                        true, "1"),
-                Arguments.of("403 Forbidden", (Supplier<RuntimeException>) ApiErrors::forbidden,
-                        Duration.ofMillis(800), true, "1"),
-                Arguments.of("500 InternalError", (Supplier<RuntimeException>) () -> ApiErrors.internalError("x"),
-                        Duration.ofMillis(800), true, "1"),
-                Arguments.of("410 Expired", (Supplier<RuntimeException>) () -> ApiErrors.expired("1", "7"),
-                        Duration.ofMillis(800), true, "1"));
+                Arguments.of(
+                        "connection refused",
+                        (Supplier<RuntimeException>) ApiErrors::connectionRefused,
+                        Duration.ofMillis(800),
+                        false,
+                        null),
+                Arguments.of(
+                        "429 with Retry-After 5",
+                        (Supplier<RuntimeException>) () -> ApiErrors.tooManyRequests(5),
+                        Duration.ofSeconds(5),
+                        false,
+                        null),
+                Arguments.of(
+                        "503 with Retry-After 3",
+                        (Supplier<RuntimeException>) () -> ApiErrors.serviceUnavailable(3),
+                        Duration.ofSeconds(3),
+                        false,
+                        null),
+                Arguments.of(
+                        "503 without Retry-After",
+                        (Supplier<RuntimeException>) () -> ApiErrors.serviceUnavailable(-1),
+                        Duration.ofMillis(800),
+                        true,
+                        "1"),
+                Arguments.of(
+                        "403 Forbidden",
+                        (Supplier<RuntimeException>) ApiErrors::forbidden,
+                        Duration.ofMillis(800),
+                        true,
+                        "1"),
+                Arguments.of(
+                        "500 InternalError",
+                        (Supplier<RuntimeException>) () -> ApiErrors.internalError("x"),
+                        Duration.ofMillis(800),
+                        true,
+                        "1"),
+                Arguments.of(
+                        "410 Expired",
+                        (Supplier<RuntimeException>) () -> ApiErrors.expired("1", "7"),
+                        Duration.ofMillis(800),
+                        true,
+                        "1"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("failures")
-    void aFailedWatchOpenIsRetriedInPlaceOrRelisted(String name, Supplier<RuntimeException> failure, Duration wait,
-            boolean relist, String relistRv) throws Exception {
+    void aFailedWatchOpenIsRetriedInPlaceOrRelisted(
+            String name, Supplier<RuntimeException> failure, Duration wait, boolean relist, String relistRv)
+            throws Exception {
         try (ReflectorHarness h = new ReflectorHarness()) {
             h.source.add(ReflectorHarness.cm("a"));
             h.source.failNextWatches(1, failure);
@@ -58,10 +84,13 @@ class WatchOpenFailureTest {
             h.awaitWatching();
             assertThat(h.source.listCalls()).isEqualTo(relist ? 2 : 1);
             if (relist) {
-                assertThat(h.source.listRequests()).extracting(ListOptions::resourceVersion)
+                assertThat(h.source.listRequests())
+                        .extracting(ListOptions::resourceVersion)
                         .containsExactly("0", relistRv);
             }
-            assertThat(h.source.watchRequests()).extracting(WatchOptions::resourceVersion).containsExactly("1", "1");
+            assertThat(h.source.watchRequests())
+                    .extracting(WatchOptions::resourceVersion)
+                    .containsExactly("1", "1");
         }
     }
 }

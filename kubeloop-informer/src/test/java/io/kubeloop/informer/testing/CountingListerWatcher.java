@@ -21,6 +21,7 @@ public final class CountingListerWatcher<T> implements ListerWatcher<T> {
     public final AtomicInteger lists = new AtomicInteger();
     /** Lists (requests without a continue token). */
     public final AtomicInteger firstPages = new AtomicInteger();
+
     public final AtomicInteger watches = new AtomicInteger();
     /** Failed lists, watch opens and watch reads by exception class name. */
     public final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
@@ -72,7 +73,8 @@ public final class CountingListerWatcher<T> implements ListerWatcher<T> {
     }
 
     private void failed(RuntimeException e) {
-        failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicInteger()).incrementAndGet();
+        failures.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicInteger())
+                .incrementAndGet();
     }
 
     @Override

@@ -24,12 +24,20 @@ import org.junit.jupiter.api.Test;
 class FakeSourceTest {
 
     static ConfigMap cm(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withNamespace("default").withName(name).endMetadata()
-                .addToData("k", "v").build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("default")
+                .withName(name)
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
     }
 
     static WatchOptions from(String rv) {
-        return WatchOptions.builder().resourceVersion(rv).allowWatchBookmarks(true).build();
+        return WatchOptions.builder()
+                .resourceVersion(rv)
+                .allowWatchBookmarks(true)
+                .build();
     }
 
     @Test
@@ -59,10 +67,14 @@ class FakeSourceTest {
         assertThat(first.hasMore()).isTrue();
         assertThat(first.remainingItemCount()).isEqualTo(3L);
         source.add(cm("later"));
-        List<String> names = new ArrayList<>(first.items().stream().map(c -> c.getMetadata().getName()).toList());
+        List<String> names = new ArrayList<>(
+                first.items().stream().map(c -> c.getMetadata().getName()).toList());
         ListPage<ConfigMap> page = first;
         for (int guard = 0; page.hasMore() && guard < 10; guard++) {
-            page = source.list(ListOptions.builder().limit(2).continueToken(page.continueToken()).build());
+            page = source.list(ListOptions.builder()
+                    .limit(2)
+                    .continueToken(page.continueToken())
+                    .build());
             assertThat(page.resourceVersion()).isEqualTo("5");
             page.items().forEach(c -> names.add(c.getMetadata().getName()));
         }
@@ -77,16 +89,20 @@ class FakeSourceTest {
         }
         ListPage<ConfigMap> first = source.list(ListOptions.builder().limit(1).build());
         source.expireContinueTokens();
-        assertThatThrownBy(() -> source.list(ListOptions.builder().limit(1).continueToken(first.continueToken())
-                .build()))
-                .isInstanceOfSatisfying(ExpiredException.class, e -> assertThat(e.isContinueExpired()).isTrue());
+        assertThatThrownBy(() -> source.list(ListOptions.builder()
+                        .limit(1)
+                        .continueToken(first.continueToken())
+                        .build()))
+                .isInstanceOfSatisfying(ExpiredException.class, e -> assertThat(e.isContinueExpired())
+                        .isTrue());
     }
 
     @Test
     void listAtAFutureRvIsTooLarge() {
         FakeSource<ConfigMap> source = new FakeSource<>();
         source.add(cm("a"));
-        assertThatThrownBy(() -> source.list(ListOptions.builder().resourceVersion("9").build()))
+        assertThatThrownBy(() ->
+                        source.list(ListOptions.builder().resourceVersion("9").build()))
                 .isInstanceOfSatisfying(KubernetesApiException.class, e -> {
                     assertThat(e.code()).isEqualTo(504);
                     assertThat(e.status().getDetails().getCauses().getFirst().getReason())
@@ -130,10 +146,12 @@ class FakeSourceTest {
         source.add(cm("a"));
         source.add(cm("b"));
         source.resetWatch();
-        assertThatThrownBy(() -> source.watch(from("1"))).isInstanceOf(ExpiredException.class)
+        assertThatThrownBy(() -> source.watch(from("1")))
+                .isInstanceOf(ExpiredException.class)
                 .hasMessageContaining("too old resource version");
         assertThat(source.watch(from("2"))).isNotNull();
-        assertThatThrownBy(() -> source.watch(from("3"))).isInstanceOf(KubernetesApiException.class)
+        assertThatThrownBy(() -> source.watch(from("3")))
+                .isInstanceOf(KubernetesApiException.class)
                 .hasMessageContaining("resource version in the future");
     }
 
@@ -161,15 +179,19 @@ class FakeSourceTest {
         FakeSource<ConfigMap> source = new FakeSource<>();
         source.add(cm("a"));
         source.add(cm("b"));
-        WatchOptions streaming = WatchOptions.builder().sendInitialEvents(true).resourceVersionMatch("NotOlderThan")
-                .allowWatchBookmarks(true).build();
+        WatchOptions streaming = WatchOptions.builder()
+                .sendInitialEvents(true)
+                .resourceVersionMatch("NotOlderThan")
+                .allowWatchBookmarks(true)
+                .build();
         try (WatchStream<ConfigMap> w = source.watch(streaming)) {
             assertThat(w.next().type()).isEqualTo(WatchEventType.ADDED);
             assertThat(w.next().type()).isEqualTo(WatchEventType.ADDED);
             assertThat(w.next()).isEqualTo(new WatchEvent.Bookmark<ConfigMap>("2", true));
         }
         source.refuseStreamingList(true);
-        assertThatThrownBy(() -> source.watch(streaming)).isInstanceOf(KubernetesApiException.class)
+        assertThatThrownBy(() -> source.watch(streaming))
+                .isInstanceOf(KubernetesApiException.class)
                 .hasMessageContaining("sendInitialEvents");
     }
 
@@ -179,10 +201,11 @@ class FakeSourceTest {
         source.failNextLists(1, () -> ApiErrors.tooManyRequests(7));
         source.failNextWatches(1, ApiErrors::connectionRefused);
         assertThatThrownBy(() -> source.list(ListOptions.none()))
-                .isInstanceOfSatisfying(TooManyRequestsException.class,
-                        e -> assertThat(e.retryAfterSeconds()).hasValue(7));
+                .isInstanceOfSatisfying(TooManyRequestsException.class, e -> assertThat(e.retryAfterSeconds())
+                        .hasValue(7));
         assertThat(source.list(ListOptions.none()).items()).isEmpty();
-        assertThatThrownBy(() -> source.watch(from("0"))).isInstanceOf(UncheckedIOException.class)
+        assertThatThrownBy(() -> source.watch(from("0")))
+                .isInstanceOf(UncheckedIOException.class)
                 .hasCauseInstanceOf(ConnectException.class);
         assertThat(source.watch(from("0"))).isNotNull();
         assertThat(source.watchCalls()).isEqualTo(2);

@@ -57,8 +57,13 @@ final class GoFormat {
     /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
     private static boolean isPrint(int cp) {
         return switch (Character.getType(cp)) {
-            case Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
-                    Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE,
+            case Character.SPACE_SEPARATOR,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR,
+                    Character.CONTROL,
+                    Character.FORMAT,
+                    Character.PRIVATE_USE,
+                    Character.SURROGATE,
                     Character.UNASSIGNED -> false;
             default -> true;
         };

@@ -125,14 +125,16 @@ public final class LabelSelector {
         sortedLabels.forEach((k, v) -> requirements.add(new Requirement(k, Operator.EQUALS, v)));
         for (var expression : expressions) {
             String operator = nullToEmpty(expression.getOperator());
-            Operator op = switch (operator) {
-                case "In" -> Operator.IN;
-                case "NotIn" -> Operator.NOT_IN;
-                case "Exists" -> Operator.EXISTS;
-                case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
-                default -> throw new SelectorParseException(
-                        GoFormat.quote(operator) + " is not a valid label selector operator");
-            };
+            Operator op =
+                    switch (operator) {
+                        case "In" -> Operator.IN;
+                        case "NotIn" -> Operator.NOT_IN;
+                        case "Exists" -> Operator.EXISTS;
+                        case "DoesNotExist" -> Operator.DOES_NOT_EXIST;
+                        default ->
+                            throw new SelectorParseException(
+                                    GoFormat.quote(operator) + " is not a valid label selector operator");
+                    };
             List<String> values = expression.getValues();
             // Go copies the values with append([]string(nil), ...): none at all is a nil slice.
             List<String> copy = values == null || values.isEmpty()
@@ -264,30 +266,40 @@ public final class LabelSelector {
             switch (op) {
                 case IN, NOT_IN -> {
                     if (vals.isEmpty()) {
-                        errs.add(GoFormat.invalid("values", GoFormat.stringSlice(vals, nil),
+                        errs.add(GoFormat.invalid(
+                                "values",
+                                GoFormat.stringSlice(vals, nil),
                                 "for 'in', 'notin' operators, values set can't be empty"));
                     }
                 }
                 case EQUALS, DOUBLE_EQUALS, NOT_EQUALS -> {
                     if (vals.size() != 1) {
-                        errs.add(GoFormat.invalid("values", GoFormat.stringSlice(vals, nil),
+                        errs.add(GoFormat.invalid(
+                                "values",
+                                GoFormat.stringSlice(vals, nil),
                                 "exact-match compatibility requires one single value"));
                     }
                 }
                 case EXISTS, DOES_NOT_EXIST -> {
                     if (!vals.isEmpty()) {
-                        errs.add(GoFormat.invalid("values", GoFormat.stringSlice(vals, nil),
+                        errs.add(GoFormat.invalid(
+                                "values",
+                                GoFormat.stringSlice(vals, nil),
                                 "values set must be empty for exists and does not exist"));
                     }
                 }
                 case GREATER_THAN, LESS_THAN -> {
                     if (vals.size() != 1) {
-                        errs.add(GoFormat.invalid("values", GoFormat.stringSlice(vals, nil),
+                        errs.add(GoFormat.invalid(
+                                "values",
+                                GoFormat.stringSlice(vals, nil),
                                 "for 'Gt', 'Lt' operators, exactly one value is required"));
                     }
                     for (int i = 0; i < vals.size(); i++) {
                         if (parseInteger(vals.get(i)) == null) {
-                            errs.add(GoFormat.invalid("values[" + i + "]", GoFormat.quote(vals.get(i)),
+                            errs.add(GoFormat.invalid(
+                                    "values[" + i + "]",
+                                    GoFormat.quote(vals.get(i)),
                                     "for 'Gt', 'Lt' operators, the value must be an integer"));
                         }
                     }
@@ -296,7 +308,9 @@ public final class LabelSelector {
             for (int i = 0; i < vals.size(); i++) {
                 List<String> valueErrors = LabelValidation.labelValueErrors(vals.get(i));
                 if (!valueErrors.isEmpty()) {
-                    errs.add(GoFormat.invalid("values[" + i + "][" + key + "]", GoFormat.quote(vals.get(i)),
+                    errs.add(GoFormat.invalid(
+                            "values[" + i + "][" + key + "]",
+                            GoFormat.quote(vals.get(i)),
                             String.join("; ", valueErrors)));
                 }
             }
@@ -354,8 +368,9 @@ public final class LabelSelector {
                 case GREATER_THAN -> b.append('>').append(values.get(0));
                 case LESS_THAN -> b.append('<').append(values.get(0));
                 case IN -> b.append(" in (").append(String.join(",", values)).append(')');
-                case NOT_IN -> b.append(" notin (").append(String.join(",", values)).append(')');
-                case EXISTS, DOES_NOT_EXIST -> { }
+                case NOT_IN ->
+                    b.append(" notin (").append(String.join(",", values)).append(')');
+                case EXISTS, DOES_NOT_EXIST -> {}
             }
         }
     }

@@ -20,14 +20,29 @@ import java.util.TreeSet;
 final class LabelSelectorParser {
 
     private enum Token {
-        ERROR, END_OF_STRING, CLOSED_PAR, COMMA, DOES_NOT_EXIST, DOUBLE_EQUALS, EQUALS, GREATER_THAN,
-        IDENTIFIER, IN, LESS_THAN, NOT_EQUALS, NOT_IN, OPEN_PAR
+        ERROR,
+        END_OF_STRING,
+        CLOSED_PAR,
+        COMMA,
+        DOES_NOT_EXIST,
+        DOUBLE_EQUALS,
+        EQUALS,
+        GREATER_THAN,
+        IDENTIFIER,
+        IN,
+        LESS_THAN,
+        NOT_EQUALS,
+        NOT_IN,
+        OPEN_PAR
     }
 
     private record Item(Token token, String literal) {}
 
     /** Contexts in which {@code in} and {@code notin} are read as plain identifiers. */
-    private enum Context { KEY_AND_OPERATOR, VALUES }
+    private enum Context {
+        KEY_AND_OPERATOR,
+        VALUES
+    }
 
     private static final Map<String, Token> LITERALS = Map.ofEntries(
             Map.entry(")", Token.CLOSED_PAR),
@@ -206,8 +221,7 @@ final class LabelSelectorParser {
                 case END_OF_STRING -> {
                     return requirements;
                 }
-                default -> throw error(
-                        "found '" + next.literal() + "', expected: !, identifier, or 'end of string'");
+                default -> throw error("found '" + next.literal() + "', expected: !, identifier, or 'end of string'");
             }
         }
     }
@@ -237,10 +251,11 @@ final class LabelSelectorParser {
             return new Requirement(key, operator, List.of());
         }
         operator = parseOperator();
-        List<String> values = switch (operator) {
-            case IN, NOT_IN -> parseValues();
-            default -> parseExactValue();
-        };
+        List<String> values =
+                switch (operator) {
+                    case IN, NOT_IN -> parseValues();
+                    default -> parseExactValue();
+                };
         return new Requirement(key, operator, values);
     }
 
@@ -291,7 +306,7 @@ final class LabelSelectorParser {
                     values.add(item.literal());
                     Item next = lookahead(Context.VALUES);
                     switch (next.token()) {
-                        case COMMA -> { }
+                        case COMMA -> {}
                         case CLOSED_PAR -> {
                             return values;
                         }

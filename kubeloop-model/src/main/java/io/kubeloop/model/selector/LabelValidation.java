@@ -155,6 +155,9 @@ final class LabelValidation {
             }
             b.append('\'').append(examples[i]).append("', ");
         }
-        return b.append("regex used for validation is '").append(fmt).append("')").toString();
+        return b.append("regex used for validation is '")
+                .append(fmt)
+                .append("')")
+                .toString();
     }
 }

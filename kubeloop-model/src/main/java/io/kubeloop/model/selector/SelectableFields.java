@@ -66,10 +66,10 @@ public final class SelectableFields {
     private static final String NAMESPACE = "metadata.namespace";
 
     private static final Function<String, String> NOT_SUPPORTED = f -> "field label not supported: " + f;
-    private static final Function<String, String> NOT_KNOWN = f -> GoFormat.quote(f)
-            + " is not a known field selector: only \"metadata.name\", \"metadata.namespace\"";
-    private static final Function<String, String> NOT_SUPPORTED_FOR_JOB = f -> "field label "
-            + GoFormat.quote(f) + " not supported for batchv1.Job";
+    private static final Function<String, String> NOT_KNOWN =
+            f -> GoFormat.quote(f) + " is not a known field selector: only \"metadata.name\", \"metadata.namespace\"";
+    private static final Function<String, String> NOT_SUPPORTED_FOR_JOB =
+            f -> "field label " + GoFormat.quote(f) + " not supported for batchv1.Job";
 
     /**
      * One resource's rules.
@@ -84,7 +84,9 @@ public final class SelectableFields {
             Map<String, Function<JsonNode, String>> fields) {}
 
     private static final Rules DEFAULT = new Rules(
-            Map.of(NAME, NAME, NAMESPACE, NAMESPACE), NOT_KNOWN, metadataFields(true).build());
+            Map.of(NAME, NAME, NAMESPACE, NAMESPACE),
+            NOT_KNOWN,
+            metadataFields(true).build());
 
     private static final Map<String, Rules> BUILT_IN = builtIn();
 
@@ -123,13 +125,16 @@ public final class SelectableFields {
             eventsV1.add("involvedObject." + f, o -> text(o, "regarding." + f));
             eventsV1Labels.put("regarding." + f, "involvedObject." + f);
         }
-        coreEvents.text("reason")
+        coreEvents
+                .text("reason")
                 .text("reportingComponent")
                 .add("source", o -> firstNonEmpty(text(o, "source.component"), text(o, "reportingComponent")))
                 .text("type");
         eventsV1.text("reason")
                 .add("reportingComponent", o -> text(o, "reportingController"))
-                .add("source", o -> firstNonEmpty(text(o, "deprecatedSource.component"), text(o, "reportingController")))
+                .add(
+                        "source",
+                        o -> firstNonEmpty(text(o, "deprecatedSource.component"), text(o, "reportingController")))
                 .text("type");
         eventsV1Labels.put("reason", "reason");
         eventsV1Labels.put("reportingController", "reportingComponent");
@@ -151,7 +156,8 @@ public final class SelectableFields {
         rules.put(key("", "nodes"), new Rules(identity(nodes.names()), NOT_SUPPORTED, nodes.build()));
 
         Fields controllers = metadataFields(true).integer("status.replicas");
-        rules.put(key("", "replicationcontrollers"),
+        rules.put(
+                key("", "replicationcontrollers"),
                 new Rules(identity(controllers.names()), NOT_SUPPORTED, controllers.build()));
 
         // apps/v1 registers no conversion for ReplicaSet: only the metadata fields get through.
@@ -162,7 +168,8 @@ public final class SelectableFields {
         rules.put(key("batch", "jobs"), new Rules(identity(jobs.names()), NOT_SUPPORTED_FOR_JOB, jobs.build()));
 
         Fields csrs = metadataFields(false).text("spec.signerName");
-        rules.put(key("certificates.k8s.io", "certificatesigningrequests"),
+        rules.put(
+                key("certificates.k8s.io", "certificatesigningrequests"),
                 new Rules(identity(csrs.names()), NOT_SUPPORTED, csrs.build()));
 
         return Map.copyOf(rules);
@@ -260,7 +267,8 @@ public final class SelectableFields {
     private static FieldSelector convert(
             Map<String, String> labels, Function<String, String> unsupported, FieldSelector selector) {
         Objects.requireNonNull(selector, "selector");
-        List<FieldSelector.Requirement> converted = new ArrayList<>(selector.requirements().size());
+        List<FieldSelector.Requirement> converted =
+                new ArrayList<>(selector.requirements().size());
         boolean changed = false;
         for (FieldSelector.Requirement r : selector.requirements()) {
             String field = labels.get(r.field());

@@ -31,7 +31,8 @@ class FieldSelectorProperties {
 
     @Provide
     Arbitrary<FieldSelector> selectors() {
-        Arbitrary<String> fields = Arbitraries.of("metadata.name", "metadata.namespace", "spec.nodeName", "status.phase", "x!y", "a");
+        Arbitrary<String> fields =
+                Arbitraries.of("metadata.name", "metadata.namespace", "spec.nodeName", "status.phase", "x!y", "a");
         Arbitrary<Requirement> requirement = Combinators.combine(fields, Arbitraries.of(Operator.class), values())
                 .as(Requirement::new);
         return requirement.list().ofMaxSize(5).map(FieldSelector::of);
@@ -81,6 +82,7 @@ class FieldSelectorProperties {
         FieldSelector again = FieldSelector.parse(parsed.toString());
         assertThat(again).isEqualTo(parsed);
         assertThat(again.toString()).isEqualTo(parsed.toString());
-        assertThat(parsed.requirements()).allSatisfy(r -> assertThat(List.of(r.field(), r.value())).isNotEqualTo(List.of("", "")));
+        assertThat(parsed.requirements())
+                .allSatisfy(r -> assertThat(List.of(r.field(), r.value())).isNotEqualTo(List.of("", "")));
     }
 }

@@ -25,7 +25,8 @@ class FieldSelectorTest {
                 Arguments.of("metadata.name=x", "metadata.name=x"),
                 Arguments.of("metadata.name==x", "metadata.name=x"),
                 Arguments.of("metadata.name!=x", "metadata.name!=x"),
-                Arguments.of("status.phase!=Running,spec.restartPolicy=Always",
+                Arguments.of(
+                        "status.phase!=Running,spec.restartPolicy=Always",
                         "spec.restartPolicy=Always,status.phase!=Running"),
                 Arguments.of(",a=b,", "a=b"),
                 Arguments.of("spec.nodeName=", "spec.nodeName="),
@@ -118,8 +119,10 @@ class FieldSelectorTest {
         assertThat(selector.requiresExactMatch("metadata.namespace")).isEqualTo("ns");
         assertThat(selector.requiresExactMatch("spec.nodeName")).isNull();
         assertThat(selector.requiresExactMatch("status.phase")).isNull();
-        assertThat(FieldSelector.parse("metadata.name=").requiresExactMatch("metadata.name")).isEmpty();
-        assertThat(FieldSelector.everything().requiresExactMatch("metadata.name")).isNull();
+        assertThat(FieldSelector.parse("metadata.name=").requiresExactMatch("metadata.name"))
+                .isEmpty();
+        assertThat(FieldSelector.everything().requiresExactMatch("metadata.name"))
+                .isNull();
     }
 
     @Test

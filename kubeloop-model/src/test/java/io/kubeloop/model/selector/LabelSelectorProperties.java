@@ -30,7 +30,8 @@ class LabelSelectorProperties {
     /** A name part or label value: alphanumeric at both ends, {@code -_.} inside, 1 to 63 characters. */
     private static Arbitrary<String> qualifiedName() {
         Arbitrary<String> edge = Arbitraries.strings().withChars(ALNUM).ofLength(1);
-        Arbitrary<String> middle = Arbitraries.strings().withChars(ALNUM + "-_.").ofMaxLength(61);
+        Arbitrary<String> middle =
+                Arbitraries.strings().withChars(ALNUM + "-_.").ofMaxLength(61);
         Arbitrary<String> general = Combinators.combine(edge, middle, edge, Arbitraries.of(true, false))
                 .as((first, inside, last, single) -> single ? first : first + inside + last);
         return Arbitraries.frequencyOf(
@@ -82,12 +83,14 @@ class LabelSelectorProperties {
 
     private static final List<String> KEYS = List.of("a", "b", "example.com/c", "in");
     private static final List<String> SELECTOR_VALUES = List.of("", "1", "2", "10", "x", "007");
-    private static final List<String> LABEL_VALUES = List.of("", "1", "2", "10", "x", "007", "+1", "-1", " 1", "99999999999999999999");
+    private static final List<String> LABEL_VALUES =
+            List.of("", "1", "2", "10", "x", "007", "+1", "-1", " 1", "99999999999999999999");
 
     @Provide
     Arbitrary<LabelSelector> smallSelectors() {
         Arbitrary<Requirement> requirements = Combinators.combine(
-                        Arbitraries.of(KEYS), Arbitraries.of(Operator.class),
+                        Arbitraries.of(KEYS),
+                        Arbitraries.of(Operator.class),
                         Arbitraries.of(SELECTOR_VALUES).list().ofMinSize(1).ofMaxSize(3),
                         Arbitraries.of("0", "1", "2", "10"))
                 .as((key, op, vals, n) -> switch (op) {
@@ -101,15 +104,40 @@ class LabelSelectorProperties {
 
     @Provide
     Arbitrary<Map<String, String>> labelSets() {
-        return Arbitraries.maps(Arbitraries.of(KEYS), Arbitraries.of(LABEL_VALUES)).ofMaxSize(KEYS.size());
+        return Arbitraries.maps(Arbitraries.of(KEYS), Arbitraries.of(LABEL_VALUES))
+                .ofMaxSize(KEYS.size());
     }
 
     /** Inputs built from the tokens and characters that matter to the lexer and parser. */
     @Provide
     Arbitrary<String> arbitraryInputs() {
         Arbitrary<String> token = Arbitraries.of(
-                "a", "b", "x.y", "example.com/k", "k/", "-", "_", "in", "notin", "=", "==", "!=", "!", ">", "<",
-                "(", ")", ",", " ", "\t", "1", "-1", "\u0000", "\u00e9", "\"", "\\");
+                "a",
+                "b",
+                "x.y",
+                "example.com/k",
+                "k/",
+                "-",
+                "_",
+                "in",
+                "notin",
+                "=",
+                "==",
+                "!=",
+                "!",
+                ">",
+                "<",
+                "(",
+                ")",
+                ",",
+                " ",
+                "\t",
+                "1",
+                "-1",
+                "\u0000",
+                "\u00e9",
+                "\"",
+                "\\");
         return token.list().ofMaxSize(12).map(parts -> String.join("", parts));
     }
 
@@ -173,7 +201,8 @@ class LabelSelectorProperties {
         return n.bitLength() < 64 ? n : null;
     }
 
-    private static <T> net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<? extends T>> weighted(int weight, Arbitrary<T> arbitrary) {
+    private static <T> net.jqwik.api.Tuple.Tuple2<Integer, Arbitrary<? extends T>> weighted(
+            int weight, Arbitrary<T> arbitrary) {
         return net.jqwik.api.Tuple.of(weight, arbitrary);
     }
 }

@@ -106,38 +106,63 @@ class LabelSelectorTest {
                 Arguments.of("x in (a,=)", "unable to parse requirement: found '=', expected: ',', or identifier"),
                 Arguments.of("x=(", "unable to parse requirement: found '(', expected: identifier"),
                 Arguments.of("x>=1", "unable to parse requirement: found '=', expected: identifier"),
-                Arguments.of("x>a", "unable to parse requirement: values[0]: Invalid value: \"a\":"
-                        + " for 'Gt', 'Lt' operators, the value must be an integer"),
-                Arguments.of("x<99999999999999999999", "unable to parse requirement: values[0]: Invalid value:"
-                        + " \"99999999999999999999\": for 'Gt', 'Lt' operators, the value must be an integer"),
-                Arguments.of("x>-1", "unable to parse requirement: values[0][x]: Invalid value: \"-1\": " + VALUE_REGEX),
-                Arguments.of("x>a_", "unable to parse requirement: [values[0]: Invalid value: \"a_\": for 'Gt', 'Lt'"
-                        + " operators, the value must be an integer, values[0][x]: Invalid value: \"a_\": " + VALUE_REGEX + "]"),
-                Arguments.of("app=a_", "unable to parse requirement: values[0][app]: Invalid value: \"a_\": " + VALUE_REGEX),
-                Arguments.of("app in (ok,-bad)",
+                Arguments.of(
+                        "x>a",
+                        "unable to parse requirement: values[0]: Invalid value: \"a\":"
+                                + " for 'Gt', 'Lt' operators, the value must be an integer"),
+                Arguments.of(
+                        "x<99999999999999999999",
+                        "unable to parse requirement: values[0]: Invalid value:"
+                                + " \"99999999999999999999\": for 'Gt', 'Lt' operators, the value must be an integer"),
+                Arguments.of(
+                        "x>-1", "unable to parse requirement: values[0][x]: Invalid value: \"-1\": " + VALUE_REGEX),
+                Arguments.of(
+                        "x>a_",
+                        "unable to parse requirement: [values[0]: Invalid value: \"a_\": for 'Gt', 'Lt'"
+                                + " operators, the value must be an integer, values[0][x]: Invalid value: \"a_\": "
+                                + VALUE_REGEX + "]"),
+                Arguments.of(
+                        "app=a_", "unable to parse requirement: values[0][app]: Invalid value: \"a_\": " + VALUE_REGEX),
+                Arguments.of(
+                        "app in (ok,-bad)",
                         "unable to parse requirement: values[0][app]: Invalid value: \"-bad\": " + VALUE_REGEX),
-                Arguments.of("app=" + long64, "unable to parse requirement: values[0][app]: Invalid value: \""
-                        + long64 + "\": must be no more than 63 characters"),
-                Arguments.of("app/", "unable to parse requirement: <nil>: Invalid value: \"app/\":"
-                        + " name part must be non-empty; " + NAME_PART_REGEX),
-                Arguments.of("/app", "unable to parse requirement: <nil>: Invalid value: \"/app\":"
-                        + " prefix part must be non-empty"),
-                Arguments.of("Example.com/app", "unable to parse requirement: <nil>: Invalid value:"
-                        + " \"Example.com/app\": " + PREFIX_REGEX),
-                Arguments.of(prefix254 + "/app", "unable to parse requirement: <nil>: Invalid value: \"" + prefix254
-                        + "/app\": prefix part must be no more than 253 characters"),
-                Arguments.of("a/b/c", "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name"
-                        + " must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an"
-                        + " alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for"
-                        + " validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain"
-                        + " prefix and '/' (e.g. 'example.com/MyName')"),
-                Arguments.of(long64, "unable to parse requirement: <nil>: Invalid value: \"" + long64
-                        + "\": name part must be no more than 63 characters"),
+                Arguments.of(
+                        "app=" + long64,
+                        "unable to parse requirement: values[0][app]: Invalid value: \"" + long64
+                                + "\": must be no more than 63 characters"),
+                Arguments.of(
+                        "app/",
+                        "unable to parse requirement: <nil>: Invalid value: \"app/\":"
+                                + " name part must be non-empty; " + NAME_PART_REGEX),
+                Arguments.of(
+                        "/app",
+                        "unable to parse requirement: <nil>: Invalid value: \"/app\":"
+                                + " prefix part must be non-empty"),
+                Arguments.of(
+                        "Example.com/app",
+                        "unable to parse requirement: <nil>: Invalid value:" + " \"Example.com/app\": " + PREFIX_REGEX),
+                Arguments.of(
+                        prefix254 + "/app",
+                        "unable to parse requirement: <nil>: Invalid value: \"" + prefix254
+                                + "/app\": prefix part must be no more than 253 characters"),
+                Arguments.of(
+                        "a/b/c",
+                        "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name"
+                                + " must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an"
+                                + " alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for"
+                                + " validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain"
+                                + " prefix and '/' (e.g. 'example.com/MyName')"),
+                Arguments.of(
+                        long64,
+                        "unable to parse requirement: <nil>: Invalid value: \"" + long64
+                                + "\": name part must be no more than 63 characters"),
                 Arguments.of("-x", "unable to parse requirement: <nil>: Invalid value: \"-x\": " + NAME_PART_REGEX),
-                Arguments.of("a\"b\\c", "unable to parse requirement: <nil>: Invalid value: \"a\\\"b\\\\c\": "
-                        + NAME_PART_REGEX),
-                Arguments.of("caf\u00e9\u0007", "unable to parse requirement: <nil>: Invalid value: \"caf\u00e9\\a\": "
-                        + NAME_PART_REGEX));
+                Arguments.of(
+                        "a\"b\\c",
+                        "unable to parse requirement: <nil>: Invalid value: \"a\\\"b\\\\c\": " + NAME_PART_REGEX),
+                Arguments.of(
+                        "caf\u00e9\u0007",
+                        "unable to parse requirement: <nil>: Invalid value: \"caf\u00e9\\a\": " + NAME_PART_REGEX));
     }
 
     @ParameterizedTest(name = "[{index}] \"{0}\"")
@@ -200,8 +225,8 @@ class LabelSelectorTest {
     @ParameterizedTest(name = "[{index}] \"{0}\" -> {1}")
     @MethodSource("matching")
     void matchesLikeApimachinery(String selector, boolean expected) {
-        Map<String, String> labels = Map.of(
-                "a", "1", "b", "x", "d", "", "p", "+1", "n", "-5", "big", "9223372036854775808");
+        Map<String, String> labels =
+                Map.of("a", "1", "b", "x", "d", "", "p", "+1", "n", "-5", "big", "9223372036854775808");
         assertThat(LabelSelector.parse(selector).matches(labels)).isEqualTo(expected);
     }
 
@@ -242,10 +267,11 @@ class LabelSelectorTest {
     @Test
     void requirementsAreSortedByKeyWithSortedValues() {
         LabelSelector selector = LabelSelector.parse("z in (c,a,b),!y,x>5");
-        assertThat(selector.requirements()).containsExactly(
-                new Requirement("x", Operator.GREATER_THAN, "5"),
-                new Requirement("y", Operator.DOES_NOT_EXIST),
-                new Requirement("z", Operator.IN, "a", "b", "c"));
+        assertThat(selector.requirements())
+                .containsExactly(
+                        new Requirement("x", Operator.GREATER_THAN, "5"),
+                        new Requirement("y", Operator.DOES_NOT_EXIST),
+                        new Requirement("z", Operator.IN, "a", "b", "c"));
         assertThat(selector.requirements().get(2).values()).containsExactly("a", "b", "c");
         assertThat(selector.requirements().get(2)).hasToString("z in (a,b,c)");
         assertThat(selector.requirements()).isUnmodifiable();
@@ -270,7 +296,8 @@ class LabelSelectorTest {
         labels.put("example.com/team", "");
         LabelSelector selector = LabelSelector.equalTo(labels);
         assertThat(selector).hasToString("app=shop,example.com/team=,tier=web");
-        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "example.com/team", "", "x", "y"))).isTrue();
+        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "example.com/team", "", "x", "y")))
+                .isTrue();
         assertThat(selector.matches(Map.of("app", "shop", "tier", "web"))).isFalse();
         assertThat(LabelSelector.equalTo(Map.of())).isEqualTo(LabelSelector.everything());
         assertThatThrownBy(() -> LabelSelector.equalTo(Map.of("app", "bad value")))
@@ -290,21 +317,49 @@ class LabelSelectorTest {
 
     static Stream<Arguments> invalidRequirements() {
         return Stream.of(
-                Arguments.of(new Object[] {"a", Operator.IN, List.of(),
-                        "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"}),
-                Arguments.of(new Object[] {"a", Operator.NOT_IN, null,
-                        "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"}),
-                Arguments.of(new Object[] {"a", Operator.EQUALS, List.of("x", "y"),
-                        "values: Invalid value: []string{\"x\", \"y\"}: exact-match compatibility requires one single value"}),
-                Arguments.of(new Object[] {"a", Operator.NOT_EQUALS, List.of(),
-                        "values: Invalid value: []string{}: exact-match compatibility requires one single value"}),
-                Arguments.of(new Object[] {"a", Operator.EXISTS, List.of("x"),
-                        "values: Invalid value: []string{\"x\"}: values set must be empty for exists and does not exist"}),
-                Arguments.of(new Object[] {"a", Operator.GREATER_THAN, List.of("1", "2"),
-                        "values: Invalid value: []string{\"1\", \"2\"}: for 'Gt', 'Lt' operators, exactly one value is required"}),
-                Arguments.of(new Object[] {"a b", Operator.EQUALS, List.of("c d"),
-                        "[key: Invalid value: \"a b\": " + NAME_PART_REGEX
-                                + ", values[0][a b]: Invalid value: \"c d\": " + VALUE_REGEX + "]"}));
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.IN,
+                    List.of(),
+                    "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"
+                }),
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.NOT_IN,
+                    null,
+                    "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
+                }),
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.EQUALS,
+                    List.of("x", "y"),
+                    "values: Invalid value: []string{\"x\", \"y\"}: exact-match compatibility requires one single value"
+                }),
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.NOT_EQUALS,
+                    List.of(),
+                    "values: Invalid value: []string{}: exact-match compatibility requires one single value"
+                }),
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.EXISTS,
+                    List.of("x"),
+                    "values: Invalid value: []string{\"x\"}: values set must be empty for exists and does not exist"
+                }),
+                Arguments.of(new Object[] {
+                    "a",
+                    Operator.GREATER_THAN,
+                    List.of("1", "2"),
+                    "values: Invalid value: []string{\"1\", \"2\"}: for 'Gt', 'Lt' operators, exactly one value is required"
+                }),
+                Arguments.of(new Object[] {
+                    "a b",
+                    Operator.EQUALS,
+                    List.of("c d"),
+                    "[key: Invalid value: \"a b\": " + NAME_PART_REGEX + ", values[0][a b]: Invalid value: \"c d\": "
+                            + VALUE_REGEX + "]"
+                }));
     }
 
     @ParameterizedTest(name = "[{index}] {0} {1} {2}")
@@ -327,8 +382,10 @@ class LabelSelectorTest {
                 .build();
         LabelSelector selector = LabelSelector.fromLabelSelector(metav1);
         assertThat(selector).hasToString("app=shop,!canary,env in (prod,staging),owner,tier=web,zone notin (a,b)");
-        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "env", "prod", "owner", "me"))).isTrue();
-        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "env", "dev", "owner", "me"))).isFalse();
+        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "env", "prod", "owner", "me")))
+                .isTrue();
+        assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "env", "dev", "owner", "me")))
+                .isFalse();
         assertThat(selector.matches(Map.of("app", "shop", "tier", "web", "env", "prod", "owner", "me", "zone", "a")))
                 .isFalse();
     }
@@ -345,23 +402,30 @@ class LabelSelectorTest {
                 Arguments.of(expression("a", "Gt", "1"), "\"Gt\" is not a valid label selector operator"),
                 Arguments.of(expression("a", "in", "x"), "\"in\" is not a valid label selector operator"),
                 Arguments.of(expression("a", null), "\"\" is not a valid label selector operator"),
-                Arguments.of(expression("a", "In"),
+                Arguments.of(
+                        expression("a", "In"),
                         "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"),
-                Arguments.of(expression("a", "NotIn"),
+                Arguments.of(
+                        expression("a", "NotIn"),
                         "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"),
-                Arguments.of(expression("a", "Exists", "x"),
+                Arguments.of(
+                        expression("a", "Exists", "x"),
                         "values: Invalid value: []string{\"x\"}: values set must be empty for exists and does not exist"),
-                Arguments.of(expression("a", "DoesNotExist", "x", "y"), "values: Invalid value: []string{\"x\", \"y\"}:"
-                        + " values set must be empty for exists and does not exist"),
+                Arguments.of(
+                        expression("a", "DoesNotExist", "x", "y"),
+                        "values: Invalid value: []string{\"x\", \"y\"}:"
+                                + " values set must be empty for exists and does not exist"),
                 Arguments.of(expression("-a", "Exists"), "key: Invalid value: \"-a\": " + NAME_PART_REGEX),
-                Arguments.of(expression("a", "In", "ok", "not ok"),
+                Arguments.of(
+                        expression("a", "In", "ok", "not ok"),
                         "values[1][a]: Invalid value: \"not ok\": " + VALUE_REGEX));
     }
 
     @ParameterizedTest(name = "[{index}] {1}")
     @MethodSource("invalidMetav1Selectors")
     void rejectsInvalidMetav1Selectors(LabelSelectorRequirement expression, String message) {
-        var metav1 = new LabelSelectorBuilder().addToMatchExpressions(expression).build();
+        var metav1 =
+                new LabelSelectorBuilder().addToMatchExpressions(expression).build();
         assertThatThrownBy(() -> LabelSelector.fromLabelSelector(metav1))
                 .isInstanceOf(SelectorParseException.class)
                 .hasMessage(message);

@@ -105,18 +105,31 @@ class SelectableFieldsTest {
                 Arguments.of("pods", "", "spec.nodeName =x", "field label not supported: spec.nodeName "),
                 Arguments.of("events", "", "regarding.kind=Pod", "field label not supported: regarding.kind"),
                 Arguments.of("events", "", "reportingController=x", "field label not supported: reportingController"),
-                Arguments.of("events", "events.k8s.io", "involvedObject.kind=Pod",
+                Arguments.of(
+                        "events",
+                        "events.k8s.io",
+                        "involvedObject.kind=Pod",
                         "field label not supported: involvedObject.kind"),
-                Arguments.of("events", "events.k8s.io", "reportingComponent=x",
+                Arguments.of(
+                        "events",
+                        "events.k8s.io",
+                        "reportingComponent=x",
                         "field label not supported: reportingComponent"),
                 Arguments.of("secrets", "", "data=x", "field label not supported: data"),
                 Arguments.of("namespaces", "", "metadata.namespace=x", "field label not supported: metadata.namespace"),
                 Arguments.of("nodes", "", "metadata.namespace=x", "field label not supported: metadata.namespace"),
                 Arguments.of("nodes", "", "status.phase=x", "field label not supported: status.phase"),
-                Arguments.of("replicationcontrollers", "", "spec.replicas=1", "field label not supported: spec.replicas"),
-                Arguments.of("certificatesigningrequests", "certificates.k8s.io", "metadata.namespace=x",
+                Arguments.of(
+                        "replicationcontrollers", "", "spec.replicas=1", "field label not supported: spec.replicas"),
+                Arguments.of(
+                        "certificatesigningrequests",
+                        "certificates.k8s.io",
+                        "metadata.namespace=x",
                         "field label not supported: metadata.namespace"),
-                Arguments.of("jobs", "batch", "status.succeeded=1",
+                Arguments.of(
+                        "jobs",
+                        "batch",
+                        "status.succeeded=1",
                         "field label \"status.succeeded\" not supported for batchv1.Job"),
                 Arguments.of("replicasets", "apps", "status.replicas=1", "\"status.replicas\"" + notKnown),
                 Arguments.of("configmaps", "", "foo.bar=baz", "\"foo.bar\"" + notKnown),
@@ -127,7 +140,8 @@ class SelectableFieldsTest {
 
     @ParameterizedTest(name = "[{index}] {1}/{0} {2}")
     @MethodSource("rejected")
-    void rejectsUnsupportedFieldsWithKubeApiserverMessages(String resource, String group, String selector, String message) {
+    void rejectsUnsupportedFieldsWithKubeApiserverMessages(
+            String resource, String group, String selector, String message) {
         FieldSelector parsed = FieldSelector.parse(selector);
         assertThatThrownBy(() -> SelectableFields.validate(resource, group, parsed))
                 .isInstanceOf(SelectorParseException.class)
@@ -136,18 +150,30 @@ class SelectableFieldsTest {
 
     static Stream<Arguments> accepted() {
         return Stream.of(
-                Arguments.of("pods", "", "metadata.name=a,metadata.namespace=b,spec.nodeName=,spec.restartPolicy=Always,"
-                        + "spec.schedulerName=s,spec.serviceAccountName=sa,spec.hostNetwork=true,status.phase!=Running,"
-                        + "status.podIP=1.2.3.4,status.podIPs=,status.nominatedNodeName=n"),
-                Arguments.of("events", "", "involvedObject.kind=Pod,involvedObject.namespace=a,involvedObject.name=b,"
-                        + "involvedObject.uid=u,involvedObject.apiVersion=v1,involvedObject.resourceVersion=1,"
-                        + "involvedObject.fieldPath=f,reason=r,reportingComponent=c,source=s,type=Normal,"
-                        + "metadata.name=n,metadata.namespace=ns"),
-                Arguments.of("events", "events.k8s.io", "regarding.kind=Pod,regarding.namespace=a,regarding.name=b,"
-                        + "regarding.uid=u,regarding.apiVersion=v1,regarding.resourceVersion=1,regarding.fieldPath=f,"
-                        + "reason=r,reportingController=c,source=s,type=Normal,metadata.name=n,metadata.namespace=ns"),
+                Arguments.of(
+                        "pods",
+                        "",
+                        "metadata.name=a,metadata.namespace=b,spec.nodeName=,spec.restartPolicy=Always,"
+                                + "spec.schedulerName=s,spec.serviceAccountName=sa,spec.hostNetwork=true,status.phase!=Running,"
+                                + "status.podIP=1.2.3.4,status.podIPs=,status.nominatedNodeName=n"),
+                Arguments.of(
+                        "events",
+                        "",
+                        "involvedObject.kind=Pod,involvedObject.namespace=a,involvedObject.name=b,"
+                                + "involvedObject.uid=u,involvedObject.apiVersion=v1,involvedObject.resourceVersion=1,"
+                                + "involvedObject.fieldPath=f,reason=r,reportingComponent=c,source=s,type=Normal,"
+                                + "metadata.name=n,metadata.namespace=ns"),
+                Arguments.of(
+                        "events",
+                        "events.k8s.io",
+                        "regarding.kind=Pod,regarding.namespace=a,regarding.name=b,"
+                                + "regarding.uid=u,regarding.apiVersion=v1,regarding.resourceVersion=1,regarding.fieldPath=f,"
+                                + "reason=r,reportingController=c,source=s,type=Normal,metadata.name=n,metadata.namespace=ns"),
                 Arguments.of("secrets", "", "type=Opaque,metadata.name=n,metadata.namespace=ns"),
-                Arguments.of("services", "", "spec.clusterIP=None,spec.type=ClusterIP,metadata.name=n,metadata.namespace=ns"),
+                Arguments.of(
+                        "services",
+                        "",
+                        "spec.clusterIP=None,spec.type=ClusterIP,metadata.name=n,metadata.namespace=ns"),
                 Arguments.of("namespaces", "", "status.phase=Active,metadata.name=n"),
                 Arguments.of("nodes", "", "spec.unschedulable=true,metadata.name=n"),
                 Arguments.of("replicationcontrollers", "", "status.replicas=0,metadata.name=n,metadata.namespace=ns"),
@@ -169,7 +195,9 @@ class SelectableFieldsTest {
     void convertsLegacyAndEventsV1NamesToTheFieldsTheyStandFor() {
         assertThat(SelectableFields.convert("pods", "", FieldSelector.parse("spec.host=node-1,status.phase=Running")))
                 .hasToString("spec.nodeName=node-1,status.phase=Running");
-        assertThat(SelectableFields.convert("events", "events.k8s.io",
+        assertThat(SelectableFields.convert(
+                        "events",
+                        "events.k8s.io",
                         FieldSelector.parse("regarding.name=web-0,reportingController=kubelet,type=Normal")))
                 .hasToString("involvedObject.name=web-0,reportingComponent=kubelet,type=Normal");
         FieldSelector unchanged = FieldSelector.parse("metadata.name=x");
@@ -179,7 +207,8 @@ class SelectableFieldsTest {
     @Test
     void customResourcesAcceptTheirSelectableFields() {
         Set<String> fields = Set.of(".spec.color", "spec.size");
-        FieldSelector selector = FieldSelector.parse("spec.color=red,spec.size!=4,metadata.namespace=shop,metadata.name=w");
+        FieldSelector selector =
+                FieldSelector.parse("spec.color=red,spec.size!=4,metadata.namespace=shop,metadata.name=w");
         assertThat(SelectableFields.convert(true, fields, selector)).isEqualTo(selector);
         assertThatThrownBy(() -> SelectableFields.validate(true, fields, FieldSelector.parse("spec.shiny=true")))
                 .isInstanceOf(SelectorParseException.class)
@@ -290,7 +319,8 @@ class SelectableFieldsTest {
         assertThat(select("pods", "", "status.phase!=Running", pods)).containsExactly("web-1");
         assertThat(select("pods", "", "spec.hostNetwork=false", pods)).containsExactly("web-1");
         assertThat(select("pods", "", "status.podIPs=", pods)).containsExactly("web-0", "web-1");
-        assertThat(select("pods", "", "metadata.namespace=shop,metadata.name!=web-0", pods)).containsExactly("web-1");
+        assertThat(select("pods", "", "metadata.namespace=shop,metadata.name!=web-0", pods))
+                .containsExactly("web-1");
     }
 
     @Test
@@ -300,7 +330,10 @@ class SelectableFieldsTest {
                 + "involvedObject.uid=7c1b";
         assertThat(select("events", "", describe, events)).containsExactly("web-0.17a");
         assertThat(select("events", "", "source=deployment-controller", events)).containsExactly("e");
-        assertThat(select("events", "events.k8s.io", "regarding.name=web-0,reportingController=kubelet",
+        assertThat(select(
+                        "events",
+                        "events.k8s.io",
+                        "regarding.name=web-0,reportingController=kubelet",
                         List.of(EVENTS_V1_EVENT)))
                 .containsExactly("web-0.17a");
     }

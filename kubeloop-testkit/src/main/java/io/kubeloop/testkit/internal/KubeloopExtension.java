@@ -27,8 +27,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * method's store. Values the stores hold are {@link AutoCloseable}, which JUnit (5.13 and later) closes when their
  * context ends, so a server is stopped even when a callback fails.
  */
-public final class KubeloopExtension implements BeforeAllCallback, AfterAllCallback, AfterEachCallback,
-        ParameterResolver {
+public final class KubeloopExtension
+        implements BeforeAllCallback, AfterAllCallback, AfterEachCallback, ParameterResolver {
 
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeloopExtension.class);
     private static final String CLASS_CLIENT = "class-client";
@@ -71,8 +71,11 @@ public final class KubeloopExtension implements BeforeAllCallback, AfterAllCallb
         if (parameter.isAnnotated(TestNamespace.class)) {
             return true; // resolveParameter explains a wrong type
         }
-        return type == EmbeddedApiServer.class || type == KubernetesClient.class || type == ClientConfig.class
-                || type == Faults.class || type == SharedInformerFactory.class;
+        return type == EmbeddedApiServer.class
+                || type == KubernetesClient.class
+                || type == ClientConfig.class
+                || type == Faults.class
+                || type == SharedInformerFactory.class;
     }
 
     @Override
@@ -102,9 +105,13 @@ public final class KubeloopExtension implements BeforeAllCallback, AfterAllCallb
         }
         boolean perMethod = context.getTestMethod().isPresent();
         if (type == KubernetesClient.class) {
-            return perMethod ? methodNamespace(context, server, "KubernetesClient").client()
-                    : context.getStore(STORE).getOrComputeIfAbsent(CLASS_CLIENT,
-                            k -> RunningServer.client(server.adminConfig()), KubernetesClient.class);
+            return perMethod
+                    ? methodNamespace(context, server, "KubernetesClient").client()
+                    : context.getStore(STORE)
+                            .getOrComputeIfAbsent(
+                                    CLASS_CLIENT,
+                                    k -> RunningServer.client(server.adminConfig()),
+                                    KubernetesClient.class);
         }
         return perMethod ? methodNamespace(context, server, "ClientConfig").config() : server.adminConfig();
     }
@@ -117,8 +124,8 @@ public final class KubeloopExtension implements BeforeAllCallback, AfterAllCallb
         }
         // Lookups go up the context tree: a method finds its class's server, a @Nested class its enclosing one's.
         ExtensionContext owner = settings.shared() ? context.getRoot() : context;
-        return owner.getStore(STORE).getOrComputeIfAbsent(settings, s -> RunningServer.start(settings),
-                RunningServer.class);
+        return owner.getStore(STORE)
+                .getOrComputeIfAbsent(settings, s -> RunningServer.start(settings), RunningServer.class);
     }
 
     private static MethodNamespace methodNamespace(ExtensionContext context, RunningServer server, String what) {
@@ -126,15 +133,21 @@ public final class KubeloopExtension implements BeforeAllCallback, AfterAllCallb
             throw new ParameterResolutionException(what + " is per test method; in @BeforeAll, @AfterAll and "
                     + "constructors ask for KubernetesClient or ClientConfig (namespace default) instead");
         }
-        return context.getStore(STORE).getOrComputeIfAbsent(METHOD_NAMESPACE,
-                k -> server.createNamespace(namespaceName(context.getRequiredTestMethod().getName())),
-                MethodNamespace.class);
+        return context.getStore(STORE)
+                .getOrComputeIfAbsent(
+                        METHOD_NAMESPACE,
+                        k -> server.createNamespace(
+                                namespaceName(context.getRequiredTestMethod().getName())),
+                        MethodNamespace.class);
     }
 
     /** The method's name as a DNS label (at most 63 characters), with a random suffix: unique per method run. */
     static String namespaceName(String methodName) {
-        String base = methodName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT)
-                .replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        String base = methodName
+                .replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9]+", "-")
+                .replaceAll("^-+|-+$", "");
         if (base.length() > 40) {
             base = base.substring(0, 40).replaceAll("-+$", "");
         }

@@ -44,7 +44,8 @@ final class MethodNamespace implements AutoCloseable {
         lock.lock();
         try {
             if (informers == null) {
-                informers = SharedInformerFactory.builder(client).namespace(name).build();
+                informers =
+                        SharedInformerFactory.builder(client).namespace(name).build();
             }
             return informers;
         } finally {

@@ -32,10 +32,16 @@ final class RunningServer implements AutoCloseable {
     private final Duration startTime;
     /** From {@code start()} called to the first request answered over HTTP. */
     private final Duration readyTime;
+
     private final AtomicBoolean reported = new AtomicBoolean();
 
-    private RunningServer(ServerSettings settings, EmbeddedApiServer server, ClientConfig adminConfig,
-            KubernetesClient admin, Duration startTime, Duration readyTime) {
+    private RunningServer(
+            ServerSettings settings,
+            EmbeddedApiServer server,
+            ClientConfig adminConfig,
+            KubernetesClient admin,
+            Duration startTime,
+            Duration readyTime) {
         this.settings = settings;
         this.server = server;
         this.adminConfig = adminConfig;
@@ -46,9 +52,8 @@ final class RunningServer implements AutoCloseable {
 
     static RunningServer start(ServerSettings settings) {
         long t0 = System.nanoTime();
-        EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder()
-                .rbac(settings.rbac())
-                .faultInjection(settings.faults());
+        EmbeddedApiServer.Builder builder =
+                EmbeddedApiServer.builder().rbac(settings.rbac()).faultInjection(settings.faults());
         String token = null;
         if (settings.tls()) {
             token = randomToken();
@@ -57,18 +62,20 @@ final class RunningServer implements AutoCloseable {
         EmbeddedApiServer server = builder.start();
         long started = System.nanoTime();
         try {
-            ClientConfig.Builder config = ClientConfig.builder().server(server.url()).namespace("default");
+            ClientConfig.Builder config =
+                    ClientConfig.builder().server(server.url()).namespace("default");
             if (token != null) {
                 config.certificateAuthorityPem(pem(server)).token(token);
             }
             ClientConfig adminConfig = config.build();
             KubernetesClient admin = client(adminConfig);
             // Ready means answering over HTTP through the same client stack the test will use.
-            admin.resources(Namespace.class).get("default").orElseThrow(
-                    () -> new IllegalStateException("the new API server has no namespace default"));
+            admin.resources(Namespace.class)
+                    .get("default")
+                    .orElseThrow(() -> new IllegalStateException("the new API server has no namespace default"));
             long ready = System.nanoTime();
-            return new RunningServer(settings, server, adminConfig, admin, Duration.ofNanos(started - t0),
-                    Duration.ofNanos(ready - t0));
+            return new RunningServer(
+                    settings, server, adminConfig, admin, Duration.ofNanos(started - t0), Duration.ofNanos(ready - t0));
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -77,7 +84,9 @@ final class RunningServer implements AutoCloseable {
 
     /** The client every injection hands out: no client-side rate limit (a local server), other defaults kept. */
     static KubernetesClient client(ClientConfig config) {
-        return KubernetesClient.builder(config).rateLimiter(RateLimiter.unlimited()).build();
+        return KubernetesClient.builder(config)
+                .rateLimiter(RateLimiter.unlimited())
+                .build();
     }
 
     EmbeddedApiServer server() {
@@ -95,8 +104,13 @@ final class RunningServer implements AutoCloseable {
 
     /** Creates namespace {@code name} and returns it with a client whose default namespace it is. */
     MethodNamespace createNamespace(String name) {
-        admin.resources(Namespace.class).create(new NamespaceBuilder().withNewMetadata().withName(name)
-                .addToLabels("app.kubernetes.io/managed-by", "kubeloop-testkit").endMetadata().build());
+        admin.resources(Namespace.class)
+                .create(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToLabels("app.kubernetes.io/managed-by", "kubeloop-testkit")
+                        .endMetadata()
+                        .build());
         ClientConfig config = adminConfig.withNamespace(name);
         return new MethodNamespace(name, config, client(config), this);
     }
@@ -138,8 +152,8 @@ final class RunningServer implements AutoCloseable {
     private static String pem(EmbeddedApiServer server) {
         try {
             return "-----BEGIN CERTIFICATE-----\n"
-                    + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(
-                            server.certificateAuthority().getEncoded())
+                    + Base64.getMimeEncoder(64, new byte[] {'\n'})
+                            .encodeToString(server.certificateAuthority().getEncoded())
                     + "\n-----END CERTIFICATE-----\n";
         } catch (CertificateEncodingException e) {
             throw new IllegalStateException("cannot encode the test server's CA certificate", e);

@@ -45,7 +45,7 @@ public final class Authentication {
     private static final List<String> ANONYMOUS_PATHS = List.of("/healthz", "/livez", "/readyz", "/version");
 
     private static final byte[] UNAUTHORIZED = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-            + "\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}")
+                    + "\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}")
             .getBytes(StandardCharsets.UTF_8);
 
     private final ClientCertificates certificates;
@@ -58,7 +58,8 @@ public final class Authentication {
 
     /** Authentication by client certificates of {@code clientCa} and by {@code tokens}. */
     public static Authentication of(X509Certificate clientCa, StaticTokens tokens) {
-        return new Authentication(new ClientCertificates(Objects.requireNonNull(clientCa, "clientCa")),
+        return new Authentication(
+                new ClientCertificates(Objects.requireNonNull(clientCa, "clientCa")),
                 Objects.requireNonNull(tokens, "tokens"));
     }
 
@@ -92,7 +93,10 @@ public final class Authentication {
             RequestUser.set(exchange, ANONYMOUS);
             return true;
         }
-        log.debug("401 Unauthorized: {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
+        log.debug(
+                "401 Unauthorized: {} {}: {}",
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().getPath(),
                 rejected == null ? "no credentials" : rejected);
         unauthorized(exchange);
         return false;

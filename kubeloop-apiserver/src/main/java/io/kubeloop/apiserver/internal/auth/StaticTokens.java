@@ -76,7 +76,8 @@ public final class StaticTokens {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the token file " + file + ": " + e.getClass().getSimpleName(), e);
+            throw new UncheckedIOException(
+                    "cannot read the token file " + file + ": " + e.getClass().getSimpleName(), e);
         }
         StaticTokens tokens = this;
         for (int i = 0; i < lines.size(); i++) {
@@ -96,7 +97,12 @@ public final class StaticTokens {
                     groups.add(g.strip());
                 }
             }
-            tokens = tokens.with(columns.get(1).strip(), columns.get(2).strip(), columns.get(0).strip(), groups, where);
+            tokens = tokens.with(
+                    columns.get(1).strip(),
+                    columns.get(2).strip(),
+                    columns.get(0).strip(),
+                    groups,
+                    where);
         }
         return tokens;
     }
@@ -158,16 +164,16 @@ public final class StaticTokens {
         for (int i = 0; i < token.length(); i++) {
             char c = token.charAt(i);
             if (c <= ' ' || c >= 0x7F || c == ',' || c == '"' || c == '\\') {
-                throw new IllegalArgumentException("the token has a character that is not allowed at position " + (i + 1)
-                        + " (allowed: printable ASCII except space, comma, double quote and backslash)");
+                throw new IllegalArgumentException("the token has a character that is not allowed at position "
+                        + (i + 1) + " (allowed: printable ASCII except space, comma, double quote and backslash)");
             }
         }
     }
 
     private static String digest(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JDK", e);
         }

@@ -15,6 +15,7 @@ public record UserInfo(String name, String uid, List<String> groups, Map<String,
 
     /** The group whose members bypass authorization, as in kube-apiserver. */
     public static final String SYSTEM_MASTERS = "system:masters";
+
     public static final String SYSTEM_AUTHENTICATED = "system:authenticated";
 
     /** The bootstrap administrator: the identity of every request when authentication is off. */

@@ -10,8 +10,8 @@ import io.kubeloop.model.GroupVersionResource;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
-import io.kubeloop.model.Statuses.FieldError;
 import io.kubeloop.model.Statuses;
+import io.kubeloop.model.Statuses.FieldError;
 import io.kubeloop.model.Timestamps;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,6 +56,7 @@ public final class CustomResources {
 
     /** The CustomResourceDefinition resource itself. */
     public static final String GROUP = "apiextensions.k8s.io";
+
     public static final String PLURAL = "customresourcedefinitions";
 
     private static final Logger log = LoggerFactory.getLogger(CustomResources.class);
@@ -109,14 +110,17 @@ public final class CustomResources {
             return null;
         }
         ObjectNode schema = (ObjectNode) v.schema().root().deepCopy();
-        ObjectNode properties = schema.has("properties") ? (ObjectNode) schema.get("properties")
-                : schema.putObject("properties");
-        properties.putObject("apiVersion").put("type", "string")
+        ObjectNode properties =
+                schema.has("properties") ? (ObjectNode) schema.get("properties") : schema.putObject("properties");
+        properties
+                .putObject("apiVersion")
+                .put("type", "string")
                 .put("description", "APIVersion defines the versioned schema of this representation of an object.");
-        properties.putObject("kind").put("type", "string")
+        properties
+                .putObject("kind")
+                .put("type", "string")
                 .put("description", "Kind is a string value representing the REST resource this object represents.");
-        properties.putObject("metadata").put("type", "object")
-                .put("description", "Standard object's metadata.");
+        properties.putObject("metadata").put("type", "object").put("description", "Standard object's metadata.");
         ObjectNode gvk = schema.putArray("x-kubernetes-group-version-kind").addObject();
         gvk.put("group", type.group());
         gvk.put("kind", type.kind());
@@ -138,8 +142,8 @@ public final class CustomResources {
      * Invalid listing every problem, a 400 for unknown fields under {@code fieldValidation=Strict} (kubectl's
      * default), or a 405 for a create while the resource's CRD is being deleted.
      */
-    public ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
-            String fieldValidation) {
+    public ObjectNode admit(
+            ResourceType type, ObjectNode current, ObjectNode next, String subresource, String fieldValidation) {
         if (isDefinitions(type)) {
             return admitDefinition(current, next);
         }
@@ -148,19 +152,27 @@ public final class CustomResources {
             return next;
         }
         if (current == null && terminating.contains(type.group() + "/" + type.plural())) {
-            throw new RejectedException(Statuses.failure(StatusReason.MethodNotAllowed,
+            throw new RejectedException(Statuses.failure(
+                    StatusReason.MethodNotAllowed,
                     "create not allowed while custom resource definition is terminating"));
         }
         List<String> unknown = v.schema().prune(next);
         if ("Strict".equals(fieldValidation) && !unknown.isEmpty()) {
             throw new RejectedException(Statuses.badRequest(type.kind() + " in version \"" + type.version()
-                    + "\" cannot be handled as a " + type.kind() + ": strict decoding error: " + String.join(", ",
-                    unknown.stream().map(f -> "unknown field \"" + f + "\"").toList())));
+                    + "\" cannot be handled as a " + type.kind() + ": strict decoding error: "
+                    + String.join(
+                            ", ",
+                            unknown.stream()
+                                    .map(f -> "unknown field \"" + f + "\"")
+                                    .toList())));
         }
         List<FieldError> errors = v.schema().validate(next);
         if (!errors.isEmpty()) {
-            throw new RejectedException(Statuses.invalid(type.group(), type.kind(),
-                    next.path("metadata").path("name").asString(""), errors));
+            throw new RejectedException(Statuses.invalid(
+                    type.group(),
+                    type.kind(),
+                    next.path("metadata").path("name").asString(""),
+                    errors));
         }
         if (current != null && subresource.isEmpty() && next.get("metadata") instanceof ObjectNode meta) {
             // kube bumps a custom resource's generation for any change outside metadata and status
@@ -174,7 +186,9 @@ public final class CustomResources {
         Set<String> names = new LinkedHashSet<>(current.propertyNames());
         names.addAll(next.propertyNames());
         for (String name : names) {
-            if (!name.equals("metadata") && !name.equals("status") && !name.equals("apiVersion")
+            if (!name.equals("metadata")
+                    && !name.equals("status")
+                    && !name.equals("apiVersion")
                     && !java.util.Objects.equals(current.get(name), next.get(name))) {
                 return true;
             }
@@ -225,17 +239,26 @@ public final class CustomResources {
         } catch (NotFoundException gone) {
             return false;
         }
-        return (preconditions.uid() == null || preconditions.uid().equals(meta.path("uid").asString("")))
+        return (preconditions.uid() == null
+                        || preconditions.uid().equals(meta.path("uid").asString("")))
                 && (preconditions.resourceVersion() == null
-                        || preconditions.resourceVersion().equals(meta.path("resourceVersion").asString("")));
+                        || preconditions
+                                .resourceVersion()
+                                .equals(meta.path("resourceVersion").asString("")));
     }
 
     private void deleteAll(Definition d) {
-        for (ObjectNode item : store.list(d.group(), d.names().plural(), null, 0, null, 0, null).items()) {
+        for (ObjectNode item : store.list(d.group(), d.names().plural(), null, 0, null, 0, null)
+                .items()) {
             JsonNode meta = item.get("metadata");
             try {
-                store.delete(new StorageKey(d.group(), d.names().plural(), meta.path("namespace").asString(""),
-                        meta.get("name").asString()), Preconditions.NONE);
+                store.delete(
+                        new StorageKey(
+                                d.group(),
+                                d.names().plural(),
+                                meta.path("namespace").asString(""),
+                                meta.get("name").asString()),
+                        Preconditions.NONE);
             } catch (NotFoundException alreadyGone) {
                 // deleted concurrently
             }
@@ -256,8 +279,8 @@ public final class CustomResources {
             String was = current.path("spec").path("scope").asString("");
             String now = next.path("spec").path("scope").asString("");
             if (!was.equals(now)) {
-                errors.add(new FieldError("Invalid value", "spec.scope", StructuralSchema.quote(now)
-                        + ": field is immutable"));
+                errors.add(new FieldError(
+                        "Invalid value", "spec.scope", StructuralSchema.quote(now) + ": field is immutable"));
             }
         }
         if (!errors.isEmpty()) {
@@ -281,15 +304,19 @@ public final class CustomResources {
         wanted.add(d.names().singular());
         d.names().shortNames().forEach(s -> wanted.add(s.toLowerCase(Locale.ROOT)));
         for (ResourceType t : registry.get().types()) {
-            if (!t.group().equals(d.group()) || t.plural().equals(d.names().plural()) && !builtIn.types().contains(t)) {
+            if (!t.group().equals(d.group())
+                    || t.plural().equals(d.names().plural()) && !builtIn.types().contains(t)) {
                 continue; // another group, or this CRD's own resource
             }
             for (String n : wanted) {
-                if (t.plural().equals(n) || t.singular().equals(n) || t.shortNames().contains(n)) {
+                if (t.plural().equals(n)
+                        || t.singular().equals(n)
+                        || t.shortNames().contains(n)) {
                     return "\"" + n + "\" is already in use";
                 }
             }
-            if (t.kind().equals(d.names().kind()) || t.listKind().equals(d.names().listKind())) {
+            if (t.kind().equals(d.names().kind())
+                    || t.listKind().equals(d.names().listKind())) {
                 return "\"" + d.names().kind() + "\" is already in use";
             }
         }
@@ -316,10 +343,16 @@ public final class CustomResources {
             accepted.put("kind", "");
         }
         ArrayNode conditions = status.putArray("conditions");
-        conditions.add(condition(old, "NamesAccepted", conflict == null,
+        conditions.add(condition(
+                old,
+                "NamesAccepted",
+                conflict == null,
                 conflict == null ? "NoConflicts" : "NameConflict",
                 conflict == null ? "no conflicts found" : conflict));
-        conditions.add(condition(old, "Established", conflict == null,
+        conditions.add(condition(
+                old,
+                "Established",
+                conflict == null,
                 conflict == null ? "InitialNamesAccepted" : "NotAccepted",
                 conflict == null ? "the initial names have been accepted" : "not all names are accepted"));
         Set<String> stored = new LinkedHashSet<>();
@@ -334,7 +367,8 @@ public final class CustomResources {
         String status = ok ? "True" : "False";
         String since = Timestamps.format(clock.now());
         for (JsonNode c : oldStatus.path("conditions")) {
-            if (c.path("type").asString("").equals(type) && c.path("status").asString("").equals(status)) {
+            if (c.path("type").asString("").equals(type)
+                    && c.path("status").asString("").equals(status)) {
                 since = c.path("lastTransitionTime").asString(since);
             }
         }
@@ -372,7 +406,9 @@ public final class CustomResources {
             ResourceRegistry updated;
             try {
                 ResourceRegistry reg = registry.get();
-                updated = (previous == null ? reg : reg.without(previous.group(), previous.names().plural()))
+                updated = (previous == null
+                                ? reg
+                                : reg.without(previous.group(), previous.names().plural()))
                         .withVersions(d.servedTypes());
             } catch (IllegalArgumentException clash) {
                 // a concurrent CRD took one of its kinds between admission and now: keep serving what was served
@@ -381,12 +417,16 @@ public final class CustomResources {
             }
             Map<GroupVersionResource, Definition.Version> next = new HashMap<>(versions);
             if (previous != null) {
-                next.keySet().removeIf(gvr -> gvr.group().equals(previous.group())
-                        && gvr.resource().equals(previous.names().plural()));
+                next.keySet()
+                        .removeIf(gvr -> gvr.group().equals(previous.group())
+                                && gvr.resource().equals(previous.names().plural()));
             }
             for (Definition.Version v : d.versions()) {
                 if (v.served()) {
-                    next.put(new GroupVersionResource(d.group(), v.name(), d.names().plural()), v);
+                    next.put(
+                            new GroupVersionResource(
+                                    d.group(), v.name(), d.names().plural()),
+                            v);
                 }
             }
             served.put(name, d);
@@ -405,7 +445,9 @@ public final class CustomResources {
         }
         registry.updateAndGet(reg -> reg.without(d.group(), d.names().plural()));
         Map<GroupVersionResource, Definition.Version> next = new HashMap<>(versions);
-        next.keySet().removeIf(gvr -> gvr.group().equals(d.group()) && gvr.resource().equals(d.names().plural()));
+        next.keySet()
+                .removeIf(gvr -> gvr.group().equals(d.group())
+                        && gvr.resource().equals(d.names().plural()));
         versions = Map.copyOf(next);
     }
 }

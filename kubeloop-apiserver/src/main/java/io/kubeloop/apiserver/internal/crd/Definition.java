@@ -24,19 +24,34 @@ import tools.jackson.databind.node.ObjectNode;
 record Definition(String name, String group, Names names, boolean namespaced, List<Version> versions) {
 
     /** The names of a CRD, with kube's defaults applied (singular = lowercased kind, listKind = kind + List). */
-    record Names(String plural, String singular, String kind, String listKind, List<String> shortNames,
+    record Names(
+            String plural,
+            String singular,
+            String kind,
+            String listKind,
+            List<String> shortNames,
             List<String> categories) {}
 
     /** One entry of {@code spec.versions}. */
-    record Version(String name, boolean served, boolean storage, StructuralSchema schema, boolean status,
-            ScaleSubresource scale, List<PrinterColumn> columns) {}
+    record Version(
+            String name,
+            boolean served,
+            boolean storage,
+            StructuralSchema schema,
+            boolean status,
+            ScaleSubresource scale,
+            List<PrinterColumn> columns) {}
 
     private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern KUBE_VERSION = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
 
     /** The storage version's name. */
     String storageVersion() {
-        return versions.stream().filter(Version::storage).findFirst().orElseThrow().name();
+        return versions.stream()
+                .filter(Version::storage)
+                .findFirst()
+                .orElseThrow()
+                .name();
     }
 
     /** The served versions as registry types, preferred (highest priority) first. */
@@ -53,9 +68,16 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
             if (v.scale() != null) {
                 subresources.add(ResourceType.SCALE);
             }
-            types.add(new ResourceType(new GroupVersionKind(group, v.name(), names.kind()), names.plural(),
-                    names.singular(), namespaced, names.shortNames(), names.categories(), ResourceType.ALL_VERBS,
-                    subresources, names.listKind()));
+            types.add(new ResourceType(
+                    new GroupVersionKind(group, v.name(), names.kind()),
+                    names.plural(),
+                    names.singular(),
+                    namespaced,
+                    names.shortNames(),
+                    names.categories(),
+                    ResourceType.ALL_VERBS,
+                    subresources,
+                    names.listKind()));
         }
         return types;
     }
@@ -68,8 +90,10 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
         if (group.isEmpty()) {
             errors.add(new FieldError("Required value", "spec.group", ""));
         } else if (!group.contains(".")) {
-            errors.add(new FieldError("Invalid value", "spec.group", StructuralSchema.quote(group)
-                    + ": should be a domain with at least one dot"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    "spec.group",
+                    StructuralSchema.quote(group) + ": should be a domain with at least one dot"));
         }
         JsonNode n = spec.path("names");
         String plural = n.path("plural").asString("");
@@ -79,32 +103,46 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
         if (plural.isEmpty()) {
             errors.add(new FieldError("Required value", "spec.names.plural", ""));
         } else if (!DNS1123_LABEL.matcher(plural).matches()) {
-            errors.add(new FieldError("Invalid value", "spec.names.plural", StructuralSchema.quote(plural)
-                    + ": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-                    + "must start and end with an alphanumeric character"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    "spec.names.plural",
+                    StructuralSchema.quote(plural)
+                            + ": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+                            + "must start and end with an alphanumeric character"));
         }
         if (kind.isEmpty()) {
             errors.add(new FieldError("Required value", "spec.names.kind", ""));
         }
         if (!singular.isEmpty() && !DNS1123_LABEL.matcher(singular).matches()) {
-            errors.add(new FieldError("Invalid value", "spec.names.singular", StructuralSchema.quote(singular)
-                    + ": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
+            errors.add(
+                    new FieldError(
+                            "Invalid value",
+                            "spec.names.singular",
+                            StructuralSchema.quote(singular)
+                                    + ": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
         }
         if (!plural.isEmpty() && !group.isEmpty() && !name.equals(plural + "." + group)) {
-            errors.add(new FieldError("Invalid value", "metadata.name", StructuralSchema.quote(name)
-                    + ": must be spec.names.plural+\".\"+spec.group"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    "metadata.name",
+                    StructuralSchema.quote(name) + ": must be spec.names.plural+\".\"+spec.group"));
         }
         String scope = spec.path("scope").asString("");
         if (scope.isEmpty()) {
             errors.add(new FieldError("Required value", "spec.scope", ""));
         } else if (!scope.equals("Namespaced") && !scope.equals("Cluster")) {
-            errors.add(new FieldError("Unsupported value", "spec.scope", StructuralSchema.quote(scope)
-                    + ": supported values: \"Cluster\", \"Namespaced\""));
+            errors.add(new FieldError(
+                    "Unsupported value",
+                    "spec.scope",
+                    StructuralSchema.quote(scope) + ": supported values: \"Cluster\", \"Namespaced\""));
         }
         String strategy = spec.path("conversion").path("strategy").asString("None");
         if (!strategy.equals("None")) {
-            errors.add(new FieldError("Unsupported value", "spec.conversion.strategy", StructuralSchema.quote(strategy)
-                    + ": supported values: \"None\" (this server does not call conversion webhooks)"));
+            errors.add(new FieldError(
+                    "Unsupported value",
+                    "spec.conversion.strategy",
+                    StructuralSchema.quote(strategy)
+                            + ": supported values: \"None\" (this server does not call conversion webhooks)"));
         }
         List<Version> versions = new ArrayList<>();
         JsonNode vs = spec.path("versions");
@@ -115,8 +153,8 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
             for (int i = 0; i < vs.size(); i++) {
                 Version v = version(vs.get(i), "spec.versions[" + i + "]", errors);
                 if (v != null && !seen.add(v.name())) {
-                    errors.add(new FieldError("Duplicate value", "spec.versions[" + i + "].name",
-                            StructuralSchema.quote(v.name())));
+                    errors.add(new FieldError(
+                            "Duplicate value", "spec.versions[" + i + "].name", StructuralSchema.quote(v.name())));
                 }
                 if (v != null) {
                     versions.add(v);
@@ -125,21 +163,32 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
             List<String> listed = versions.stream().map(Version::name).toList();
             long storage = versions.stream().filter(Version::storage).count();
             if (storage != 1) {
-                errors.add(new FieldError("Invalid value", "spec.versions", listed
-                        + ": must have exactly one version marked as storage version"));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        "spec.versions",
+                        listed + ": must have exactly one version marked as storage version"));
             }
             if (versions.stream().noneMatch(Version::served)) {
-                errors.add(new FieldError("Invalid value", "spec.versions", listed
-                        + ": must have at least one served version"));
+                errors.add(new FieldError(
+                        "Invalid value", "spec.versions", listed + ": must have at least one served version"));
             }
         }
         if (!errors.isEmpty()) {
             return null;
         }
         versions.sort(Comparator.comparing(Version::name, Definition::compareVersions));
-        return new Definition(name, group, new Names(plural, singular.isEmpty() ? kind.toLowerCase(Locale.ROOT)
-                : singular, kind, listKind.isEmpty() ? kind + "List" : listKind, strings(n.path("shortNames")),
-                strings(n.path("categories"))), scope.equals("Namespaced"), List.copyOf(versions));
+        return new Definition(
+                name,
+                group,
+                new Names(
+                        plural,
+                        singular.isEmpty() ? kind.toLowerCase(Locale.ROOT) : singular,
+                        kind,
+                        listKind.isEmpty() ? kind + "List" : listKind,
+                        strings(n.path("shortNames")),
+                        strings(n.path("categories"))),
+                scope.equals("Namespaced"),
+                List.copyOf(versions));
     }
 
     private static Version version(JsonNode v, String path, List<FieldError> errors) {
@@ -149,8 +198,11 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
             return null;
         }
         if (!DNS1123_LABEL.matcher(name).matches()) {
-            errors.add(new FieldError("Invalid value", path + ".name", StructuralSchema.quote(name)
-                    + ": a DNS-1035 label must consist of lower case alphanumeric characters or '-'"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    path + ".name",
+                    StructuralSchema.quote(name)
+                            + ": a DNS-1035 label must consist of lower case alphanumeric characters or '-'"));
         }
         JsonNode schema = v.path("schema").get("openAPIV3Schema");
         List<FieldError> schemaErrors = StructuralSchema.structuralErrors(schema, path + ".schema.openAPIV3Schema");
@@ -165,7 +217,9 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
             checkScalePath(spec, path + ".subresources.scale.specReplicasPath", ".spec", errors);
             checkScalePath(status, path + ".subresources.scale.statusReplicasPath", ".status", errors);
             if (!selector.isEmpty() && !selector.startsWith(".spec.") && !selector.startsWith(".status.")) {
-                errors.add(new FieldError("Invalid value", path + ".subresources.scale.labelSelectorPath",
+                errors.add(new FieldError(
+                        "Invalid value",
+                        path + ".subresources.scale.labelSelectorPath",
                         StructuralSchema.quote(selector) + ": should be a json path under either .spec or .status"));
             }
             scale = new ScaleSubresource(spec, status, selector);
@@ -182,30 +236,45 @@ record Definition(String name, String group, Names names, boolean namespaced, Li
                 errors.add(new FieldError("Required value", cp + ".name", ""));
             }
             if (!PrinterColumn.TYPES.contains(type)) {
-                errors.add(new FieldError("Unsupported value", cp + ".type", StructuralSchema.quote(type)
-                        + ": supported values: \"boolean\", \"date\", \"integer\", \"number\", \"string\""));
+                errors.add(new FieldError(
+                        "Unsupported value",
+                        cp + ".type",
+                        StructuralSchema.quote(type)
+                                + ": supported values: \"boolean\", \"date\", \"integer\", \"number\", \"string\""));
             }
             String why = jsonPath.isEmpty() ? "must not be empty" : PrinterColumn.jsonPathError(jsonPath);
             if (why != null) {
-                errors.add(new FieldError(jsonPath.isEmpty() ? "Required value" : "Invalid value", cp + ".jsonPath",
+                errors.add(new FieldError(
+                        jsonPath.isEmpty() ? "Required value" : "Invalid value",
+                        cp + ".jsonPath",
                         jsonPath.isEmpty() ? "" : StructuralSchema.quote(jsonPath) + ": " + why));
             }
             if (errors.isEmpty()) {
-                columns.add(new PrinterColumn(colName, type, c.path("format").asString(""),
-                        c.path("description").asString(""), c.path("priority").asInt(0), jsonPath));
+                columns.add(new PrinterColumn(
+                        colName,
+                        type,
+                        c.path("format").asString(""),
+                        c.path("description").asString(""),
+                        c.path("priority").asInt(0),
+                        jsonPath));
             }
         }
-        return new Version(name, v.path("served").asBoolean(false), v.path("storage").asBoolean(false),
+        return new Version(
+                name,
+                v.path("served").asBoolean(false),
+                v.path("storage").asBoolean(false),
                 schemaErrors.isEmpty() ? new StructuralSchema(schema) : null,
-                subresources.has("status") && !subresources.get("status").isNull(), scale, List.copyOf(columns));
+                subresources.has("status") && !subresources.get("status").isNull(),
+                scale,
+                List.copyOf(columns));
     }
 
     private static void checkScalePath(String value, String path, String under, List<FieldError> errors) {
         if (value.isEmpty()) {
             errors.add(new FieldError("Required value", path, ""));
         } else if (!value.startsWith(under + ".") || value.contains("[")) {
-            errors.add(new FieldError("Invalid value", path, StructuralSchema.quote(value)
-                    + ": should be a json path under " + under));
+            errors.add(new FieldError(
+                    "Invalid value", path, StructuralSchema.quote(value) + ": should be a json path under " + under));
         }
     }
 

@@ -21,9 +21,22 @@ import tools.jackson.databind.node.ObjectNode;
 final class StructuralSchema {
 
     /** The fields of ObjectMeta: anything else in metadata is dropped, as decoding into ObjectMeta does. */
-    static final Set<String> OBJECT_META = Set.of("name", "generateName", "namespace", "selfLink", "uid",
-            "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-            "labels", "annotations", "ownerReferences", "finalizers", "managedFields");
+    static final Set<String> OBJECT_META = Set.of(
+            "name",
+            "generateName",
+            "namespace",
+            "selfLink",
+            "uid",
+            "resourceVersion",
+            "generation",
+            "creationTimestamp",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "labels",
+            "annotations",
+            "ownerReferences",
+            "finalizers",
+            "managedFields");
 
     private static final Set<String> TYPE_META = Set.of("apiVersion", "kind", "metadata");
 
@@ -63,7 +76,9 @@ final class StructuralSchema {
             return;
         }
         if (schema.has("properties") && schema.path("additionalProperties").isObject()) {
-            errors.add(new FieldError("Forbidden", path + ".additionalProperties",
+            errors.add(new FieldError(
+                    "Forbidden",
+                    path + ".additionalProperties",
                     "additionalProperties and properties are mutual exclusive"));
         }
         String pattern = schema.path("pattern").asString("");
@@ -71,8 +86,8 @@ final class StructuralSchema {
             try {
                 Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
-                errors.add(new FieldError("Invalid value", path + ".pattern", quote(pattern)
-                        + ": must be a valid regular expression"));
+                errors.add(new FieldError(
+                        "Invalid value", path + ".pattern", quote(pattern) + ": must be a valid regular expression"));
             }
         }
         for (var p : schema.path("properties").properties()) {
@@ -89,14 +104,19 @@ final class StructuralSchema {
         }
         JsonNode additional = schema.get("additionalProperties");
         if (additional != null && additional.isObject()) {
-            requireType(additional, path + ".additionalProperties",
-                    "must not be empty for specified additionalProperties", errors);
+            requireType(
+                    additional,
+                    path + ".additionalProperties",
+                    "must not be empty for specified additionalProperties",
+                    errors);
             checkNode(additional, path + ".additionalProperties", errors, false);
         }
     }
 
     private static void requireType(JsonNode schema, String path, String detail, List<FieldError> errors) {
-        if (schema.isObject() && schema.path("type").asString("").isEmpty() && !intOrString(schema)
+        if (schema.isObject()
+                && schema.path("type").asString("").isEmpty()
+                && !intOrString(schema)
                 && !preservesUnknown(schema)) {
             errors.add(new FieldError("Required value", path + ".type", detail));
         }
@@ -114,8 +134,8 @@ final class StructuralSchema {
         return unknown;
     }
 
-    private static void pruneObject(JsonNode schema, ObjectNode object, boolean typeMetaAllowed, String path,
-            List<String> unknown) {
+    private static void pruneObject(
+            JsonNode schema, ObjectNode object, boolean typeMetaAllowed, String path, List<String> unknown) {
         if (typeMetaAllowed && object.get("metadata") instanceof ObjectNode meta) {
             for (String name : new ArrayList<>(meta.propertyNames())) {
                 if (!OBJECT_META.contains(name)) {
@@ -126,8 +146,8 @@ final class StructuralSchema {
         }
         JsonNode properties = schema.path("properties");
         JsonNode additional = schema.get("additionalProperties");
-        boolean preserve = preservesUnknown(schema) || (additional != null && additional.isBoolean()
-                && additional.asBoolean());
+        boolean preserve =
+                preservesUnknown(schema) || (additional != null && additional.isBoolean() && additional.asBoolean());
         for (String name : new ArrayList<>(object.propertyNames())) {
             if (typeMetaAllowed && TYPE_META.contains(name)) {
                 continue;
@@ -163,7 +183,9 @@ final class StructuralSchema {
     private static void pruneValue(JsonNode schema, JsonNode value, String path, List<String> unknown) {
         if (value instanceof ObjectNode o) {
             boolean embedded = schema.path("x-kubernetes-embedded-resource").asBoolean(false);
-            if (schema.has("properties") || schema.has("additionalProperties") || !preservesUnknown(schema)
+            if (schema.has("properties")
+                    || schema.has("additionalProperties")
+                    || !preservesUnknown(schema)
                     || embedded) {
                 pruneObject(schema, o, embedded, path, unknown);
             }
@@ -207,25 +229,34 @@ final class StructuralSchema {
         if (enums != null && enums.isArray() && !contains(enums, value)) {
             List<String> supported = new ArrayList<>();
             enums.forEach(e -> supported.add(e.isString() ? quote(e.asString()) : e.toString()));
-            errors.add(new FieldError("Unsupported value", path, literal(value) + ": supported values: "
-                    + String.join(", ", supported)));
+            errors.add(new FieldError(
+                    "Unsupported value", path, literal(value) + ": supported values: " + String.join(", ", supported)));
         }
         if (value.isNumber()) {
             numberBounds(schema, value, path, errors);
         } else if (value.isString()) {
             stringBounds(schema, value.asString(), path, errors);
         } else if (value.isObject()) {
-            validateObject(schema, (ObjectNode) value, path, errors,
+            validateObject(
+                    schema,
+                    (ObjectNode) value,
+                    path,
+                    errors,
                     schema.path("x-kubernetes-embedded-resource").asBoolean(false));
         } else if (value.isArray()) {
             int size = value.size();
             if (schema.has("maxItems") && size > schema.get("maxItems").asLong()) {
-                errors.add(new FieldError("Too many", path, size + ": must have at most "
-                        + schema.get("maxItems").asLong() + " items"));
+                errors.add(new FieldError(
+                        "Too many",
+                        path,
+                        size + ": must have at most " + schema.get("maxItems").asLong() + " items"));
             }
             if (schema.has("minItems") && size < schema.get("minItems").asLong()) {
-                errors.add(new FieldError("Invalid value", path, size + ": " + path + " in body should have at least "
-                        + schema.get("minItems").asLong() + " items"));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        path,
+                        size + ": " + path + " in body should have at least "
+                                + schema.get("minItems").asLong() + " items"));
             }
             JsonNode items = schema.get("items");
             if (items != null) {
@@ -236,8 +267,8 @@ final class StructuralSchema {
         }
     }
 
-    private static void validateObject(JsonNode schema, ObjectNode object, String path, List<FieldError> errors,
-            boolean typeMetaAllowed) {
+    private static void validateObject(
+            JsonNode schema, ObjectNode object, String path, List<FieldError> errors, boolean typeMetaAllowed) {
         if (typeMetaAllowed && !path.isEmpty()) {
             // an embedded resource: kube requires its apiVersion and kind
             for (String f : new String[] {"apiVersion", "kind"}) {
@@ -274,16 +305,22 @@ final class StructuralSchema {
         if (min != null && min.isNumber()) {
             boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
             if (exclusive ? v <= min.asDouble() : v < min.asDouble()) {
-                errors.add(new FieldError("Invalid value", path, value + ": " + path + " in body should be greater than "
-                        + (exclusive ? "" : "or equal to ") + number(min)));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        path,
+                        value + ": " + path + " in body should be greater than " + (exclusive ? "" : "or equal to ")
+                                + number(min)));
             }
         }
         JsonNode max = schema.get("maximum");
         if (max != null && max.isNumber()) {
             boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
             if (exclusive ? v >= max.asDouble() : v > max.asDouble()) {
-                errors.add(new FieldError("Invalid value", path, value + ": " + path + " in body should be less than "
-                        + (exclusive ? "" : "or equal to ") + number(max)));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        path,
+                        value + ": " + path + " in body should be less than " + (exclusive ? "" : "or equal to ")
+                                + number(max)));
             }
         }
     }
@@ -291,19 +328,24 @@ final class StructuralSchema {
     private static void stringBounds(JsonNode schema, String v, String path, List<FieldError> errors) {
         long length = v.codePointCount(0, v.length());
         if (schema.has("maxLength") && length > schema.get("maxLength").asLong()) {
-            errors.add(new FieldError("Too long", path, "may not be more than " + schema.get("maxLength").asLong()
-                    + " bytes"));
+            errors.add(new FieldError(
+                    "Too long",
+                    path,
+                    "may not be more than " + schema.get("maxLength").asLong() + " bytes"));
         }
         if (schema.has("minLength") && length < schema.get("minLength").asLong()) {
-            errors.add(new FieldError("Invalid value", path, quote(v) + ": " + path + " in body should be at least "
-                    + schema.get("minLength").asLong() + " chars long"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    path,
+                    quote(v) + ": " + path + " in body should be at least "
+                            + schema.get("minLength").asLong() + " chars long"));
         }
         String pattern = schema.path("pattern").asString("");
         if (!pattern.isEmpty()) {
             try {
                 if (!Pattern.compile(pattern).matcher(v).find()) {
-                    errors.add(new FieldError("Invalid value", path, quote(v) + ": " + path + " in body should match '"
-                            + pattern + "'"));
+                    errors.add(new FieldError(
+                            "Invalid value", path, quote(v) + ": " + path + " in body should match '" + pattern + "'"));
                 }
             } catch (PatternSyntaxException e) {
                 // rejected when the CRD was written; an old definition with a bad pattern checks nothing
@@ -312,8 +354,10 @@ final class StructuralSchema {
     }
 
     private static FieldError typeError(String path, String expected, String actual) {
-        return new FieldError("Invalid value", path, quote(actual) + ": " + path + " in body must be of type "
-                + expected + ": " + quote(actual));
+        return new FieldError(
+                "Invalid value",
+                path,
+                quote(actual) + ": " + path + " in body must be of type " + expected + ": " + quote(actual));
     }
 
     private static String typeList(JsonNode schema) {
@@ -334,8 +378,10 @@ final class StructuralSchema {
         if (value.isArray()) {
             return "array";
         }
-        if (value.isIntegralNumber() || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble())
-                && !Double.isInfinite(value.asDouble()))) {
+        if (value.isIntegralNumber()
+                || (value.isNumber()
+                        && value.asDouble() == Math.rint(value.asDouble())
+                        && !Double.isInfinite(value.asDouble()))) {
             return "integer";
         }
         return value.isNumber() ? "number" : "null";
@@ -371,7 +417,8 @@ final class StructuralSchema {
     }
 
     private static String number(JsonNode n) {
-        return n.isIntegralNumber() || n.asDouble() == Math.rint(n.asDouble()) ? Long.toString(n.asLong())
+        return n.isIntegralNumber() || n.asDouble() == Math.rint(n.asDouble())
+                ? Long.toString(n.asLong())
                 : n.toString();
     }
 

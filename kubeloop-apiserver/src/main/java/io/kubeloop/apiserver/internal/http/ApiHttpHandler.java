@@ -1,16 +1,16 @@
 package io.kubeloop.apiserver.internal.http;
 
-import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.kubeloop.apiserver.internal.auth.Authentication;
 import io.kubeloop.apiserver.fault.FaultInjector;
+import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufSupport;
 import io.kubeloop.apiserver.internal.rbac.AccessControl;
 import io.kubeloop.apiserver.internal.storage.Store;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.clock.Clock;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.io.IOException;
@@ -43,8 +43,13 @@ public final class ApiHttpHandler implements HttpHandler {
     private final ApiServerMetrics metrics;
     private final Clock clock;
 
-    public ApiHttpHandler(JsonMapper json, Supplier<ResourceRegistry> registry, Store store, Clock clock,
-            java.time.Duration bookmarkInterval, io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle lifecycle) {
+    public ApiHttpHandler(
+            JsonMapper json,
+            Supplier<ResourceRegistry> registry,
+            Store store,
+            Clock clock,
+            java.time.Duration bookmarkInterval,
+            io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle lifecycle) {
         this.json = json;
         this.registry = registry;
         this.clock = clock;
@@ -52,8 +57,8 @@ public final class ApiHttpHandler implements HttpHandler {
         this.responses = new Responses(json, protobuf);
         this.version = KubernetesVersion.SERVED;
         this.metrics = new ApiServerMetrics(registry, store);
-        this.resources = new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle,
-                protobuf);
+        this.resources =
+                new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle, protobuf);
     }
 
     private volatile FaultInjector faults;
@@ -111,8 +116,11 @@ public final class ApiHttpHandler implements HttpHandler {
         } catch (RuntimeException e) {
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
             try {
-                responses.status(exchange, Statuses.failure(StatusReason.InternalError,
-                        "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+                responses.status(
+                        exchange,
+                        Statuses.failure(
+                                StatusReason.InternalError,
+                                "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
             } catch (IOException | RuntimeException ignored) {
                 // The response was already started; the client sees a truncated body.
             }
@@ -219,7 +227,10 @@ public final class ApiHttpHandler implements HttpHandler {
         String query = exchange.getRequestURI().getQuery();
         if (query != null && query.contains("verbose")) {
             String name = check.substring(1);
-            responses.text(exchange, 200, "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + name + " check passed\n",
+            responses.text(
+                    exchange,
+                    200,
+                    "[+]ping ok\n[+]log ok\n[+]etcd ok\n" + name + " check passed\n",
                     "text/plain; charset=utf-8");
         } else {
             responses.text(exchange, 200, "ok", "text/plain; charset=utf-8");
@@ -231,7 +242,9 @@ public final class ApiHttpHandler implements HttpHandler {
         Discovery discovery = new Discovery(json, reg);
         String accept = exchange.getRequestHeaders().getFirst("Accept");
         String[] parts = path.substring(1).split("/");
-        boolean discoveryPath = path.equals("/api") || path.equals("/apis") || path.equals("/api/v1")
+        boolean discoveryPath = path.equals("/api")
+                || path.equals("/apis")
+                || path.equals("/api/v1")
                 || (parts[0].equals("apis") && parts.length <= 3);
         if (discoveryPath) {
             if (!requireGet(exchange, method)) {
@@ -260,13 +273,17 @@ public final class ApiHttpHandler implements HttpHandler {
             return;
         }
         RequestInfo info = RequestInfo.parse(path);
-        ResourceType type = info == null ? null : reg.byResource(
-                new io.kubeloop.model.GroupVersionResource(info.group(), info.version(), info.resource())).orElse(null);
+        ResourceType type = info == null
+                ? null
+                : reg.byResource(new io.kubeloop.model.GroupVersionResource(
+                                info.group(), info.version(), info.resource()))
+                        .orElse(null);
         if (type == null) {
             responses.status(exchange, Statuses.routeNotFound());
             return;
         }
-        ApiServerMetrics.RequestLabels labels = (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, LABELS);
+        ApiServerMetrics.RequestLabels labels =
+                (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, LABELS);
         labels.group = type.group();
         labels.version = type.version();
         labels.resource = type.plural();
@@ -290,8 +307,11 @@ public final class ApiHttpHandler implements HttpHandler {
         if (method.equals("GET") || method.equals("HEAD")) {
             return true;
         }
-        responses.status(exchange, Statuses.failure(StatusReason.MethodNotAllowed,
-                "the server does not allow this method on the requested resource"));
+        responses.status(
+                exchange,
+                Statuses.failure(
+                        StatusReason.MethodNotAllowed,
+                        "the server does not allow this method on the requested resource"));
         return false;
     }
 }

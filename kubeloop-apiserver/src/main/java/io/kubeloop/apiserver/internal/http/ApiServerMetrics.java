@@ -24,8 +24,9 @@ import java.util.function.Supplier;
 final class ApiServerMetrics {
 
     /** kube-apiserver's request duration buckets, in seconds. */
-    private static final double[] BUCKETS = {0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4,
-            5, 6, 8, 10, 15, 20, 30, 45, 60};
+    private static final double[] BUCKETS = {
+        0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60
+    };
 
     /** What one request was, for its metrics: filled in by the router as it learns it. */
     static final class RequestLabels {
@@ -44,7 +45,8 @@ final class ApiServerMetrics {
             String resource = t.group().isEmpty() ? t.plural() : t.plural() + "." + t.group();
             Gauge.builder("apiserver.storage.objects", () -> count(store, t))
                     .description("Number of stored objects at the time of last check split by kind.")
-                    .tags("resource", resource).register(registry);
+                    .tags("resource", resource)
+                    .register(registry);
         }
     }
 
@@ -53,15 +55,31 @@ final class ApiServerMetrics {
     }
 
     void recordRequest(RequestLabels l, int code, long nanos) {
-        Tags tags = Tags.of("verb", l.verb, "group", l.group, "version", l.version, "resource", l.resource,
-                "subresource", l.subresource);
-        Counter.builder("apiserver.request").description("Counter of apiserver requests broken out for each verb, "
-                + "group, version, resource, subresource and HTTP response code.")
-                .tags(tags).tag("code", Integer.toString(code)).register(registry).increment();
+        Tags tags = Tags.of(
+                "verb",
+                l.verb,
+                "group",
+                l.group,
+                "version",
+                l.version,
+                "resource",
+                l.resource,
+                "subresource",
+                l.subresource);
+        Counter.builder("apiserver.request")
+                .description("Counter of apiserver requests broken out for each verb, "
+                        + "group, version, resource, subresource and HTTP response code.")
+                .tags(tags)
+                .tag("code", Integer.toString(code))
+                .register(registry)
+                .increment();
         if (!l.verb.equals("WATCH")) {
-            Timer.builder("apiserver.request.duration").description("Response latency distribution in seconds for "
-                    + "each verb, group, version, resource and subresource.")
-                    .serviceLevelObjectives(buckets()).tags(tags).register(registry)
+            Timer.builder("apiserver.request.duration")
+                    .description("Response latency distribution in seconds for "
+                            + "each verb, group, version, resource and subresource.")
+                    .serviceLevelObjectives(buckets())
+                    .tags(tags)
+                    .register(registry)
                     .record(nanos, TimeUnit.NANOSECONDS);
         }
     }

@@ -27,8 +27,10 @@ record ContinueToken(long revision, String start) {
     static ContinueToken decode(JsonMapper json, String token) {
         try {
             JsonNode node = json.readTree(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
-            if (!"meta.k8s.io/v1".equals(node.path("v").asString()) || !node.path("rv").canConvertToLong()
-                    || node.path("rv").asLong() <= 0 || !node.path("start").isString()) {
+            if (!"meta.k8s.io/v1".equals(node.path("v").asString())
+                    || !node.path("rv").canConvertToLong()
+                    || node.path("rv").asLong() <= 0
+                    || !node.path("start").isString()) {
                 throw new IllegalArgumentException("unexpected fields");
             }
             return new ContinueToken(node.get("rv").asLong(), node.get("start").asString());

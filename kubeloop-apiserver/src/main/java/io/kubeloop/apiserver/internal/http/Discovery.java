@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class Discovery {
 
     /** The exact Content-Type that tells client-go a discovery answer is aggregated. */
-    static final String AGGREGATED_CONTENT_TYPE = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    static final String AGGREGATED_CONTENT_TYPE =
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
     private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
 
@@ -80,8 +81,11 @@ final class Discovery {
     }
 
     private List<String> versions(String group) {
-        return registry.types().stream().filter(t -> t.group().equals(group)).map(ResourceType::version)
-                .distinct().toList();
+        return registry.types().stream()
+                .filter(t -> t.group().equals(group))
+                .map(ResourceType::version)
+                .distinct()
+                .toList();
     }
 
     /** {@code GET /api/v1} or {@code /apis/{group}/{version}}, or null if not served. */

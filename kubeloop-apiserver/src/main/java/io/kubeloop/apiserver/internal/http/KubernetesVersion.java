@@ -21,8 +21,10 @@ record KubernetesVersion(String major, String minor, String gitVersion) {
         v.put("buildDate", "2025-04-22T00:00:00Z");
         v.put("goVersion", "go1.23.6");
         v.put("compiler", "gc");
-        v.put("platform", System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).replace(" ", "") + "/"
-                + (System.getProperty("os.arch").equals("aarch64") ? "arm64" : "amd64"));
+        v.put(
+                "platform",
+                System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).replace(" ", "") + "/"
+                        + (System.getProperty("os.arch").equals("aarch64") ? "arm64" : "amd64"));
         return v;
     }
 }

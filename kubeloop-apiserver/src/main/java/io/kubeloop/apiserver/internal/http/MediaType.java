@@ -22,7 +22,9 @@ record MediaType(String type, Map<String, String> parameters) {
             String p = parts[i].trim();
             int eq = p.indexOf('=');
             if (eq > 0) {
-                params.put(p.substring(0, eq).trim().toLowerCase(Locale.ROOT), unquote(p.substring(eq + 1).trim()));
+                params.put(
+                        p.substring(0, eq).trim().toLowerCase(Locale.ROOT),
+                        unquote(p.substring(eq + 1).trim()));
             }
         }
         return new MediaType(parts[0].trim().toLowerCase(Locale.ROOT), Map.copyOf(params));
@@ -77,12 +79,15 @@ record MediaType(String type, Map<String, String> parameters) {
     /** Whether this range accepts plain JSON: {@code application/json} without {@code as=}, or a wildcard. */
     boolean acceptsPlainJson() {
         return (type.equals("application/json") && param("as") == null)
-                || type.equals("application/*") || type.equals("*/*");
+                || type.equals("application/*")
+                || type.equals("*/*");
     }
 
     /** Whether this range asks for {@code application/json;as=KIND;g=GROUP;v=VERSION}. */
     boolean isJsonAs(String kind, String group, String version) {
-        return type.equals("application/json") && kind.equals(param("as")) && group.equals(param("g"))
+        return type.equals("application/json")
+                && kind.equals(param("as"))
+                && group.equals(param("g"))
                 && version.equals(param("v"));
     }
 

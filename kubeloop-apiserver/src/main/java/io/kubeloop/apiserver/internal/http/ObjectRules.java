@@ -1,8 +1,8 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.model.Statuses.FieldError;
 import io.kubeloop.model.Statuses;
+import io.kubeloop.model.Statuses.FieldError;
 import io.kubeloop.model.Timestamps;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,8 +78,8 @@ final class ObjectRules {
         result.put("kind", type.kind());
         ObjectNode meta = metadata(result);
         JsonNode currentMeta = current.get("metadata");
-        for (String owned : List.of("uid", "creationTimestamp", "namespace", "name", "deletionTimestamp",
-                "deletionGracePeriodSeconds")) {
+        for (String owned : List.of(
+                "uid", "creationTimestamp", "namespace", "name", "deletionTimestamp", "deletionGracePeriodSeconds")) {
             if (currentMeta.has(owned)) {
                 meta.set(owned, currentMeta.get(owned));
             } else {
@@ -138,16 +138,22 @@ final class ObjectRules {
             errors.add(new FieldError("Required value", "metadata.name", "name or generateName is required"));
         } else if (type.plural().equals("namespaces") && type.group().isEmpty()) {
             if (name.length() > 63 || !DNS1123_LABEL.matcher(name).matches()) {
-                errors.add(new FieldError("Invalid value", "metadata.name", "\"" + name + "\": a lowercase RFC 1123 "
-                        + "label must consist of lower case alphanumeric characters or '-', and must start and end "
-                        + "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation "
-                        + "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        "metadata.name",
+                        "\"" + name + "\": a lowercase RFC 1123 "
+                                + "label must consist of lower case alphanumeric characters or '-', and must start and end "
+                                + "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation "
+                                + "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
             }
         } else if (name.length() > 253 || !DNS1123_SUBDOMAIN.matcher(name).matches()) {
-            errors.add(new FieldError("Invalid value", "metadata.name", "\"" + name + "\": a lowercase RFC 1123 "
-                    + "subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and "
-                    + "end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-                    + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    "metadata.name",
+                    "\"" + name + "\": a lowercase RFC 1123 "
+                            + "subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and "
+                            + "end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+                            + "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
         }
         if (!errors.isEmpty()) {
             throw new ApiException(Statuses.invalid(type.group(), type.kind(), name, errors));

@@ -25,6 +25,7 @@ final class OpenApi {
 
     /** The documents by path below {@code /openapi/v3/} ({@code api/v1}, {@code apis/apps/v1}). */
     private final Map<String, byte[]> documents = new LinkedHashMap<>();
+
     private final Map<String, String> hashes = new LinkedHashMap<>();
     private final byte[] index;
 
@@ -67,8 +68,9 @@ final class OpenApi {
                 p.putObject("schema").put("type", name.equals("force") ? "boolean" : "string");
             }
             ObjectNode content = patch.putObject("requestBody").putObject("content");
-            for (String mt : new String[] {"application/apply-patch+yaml", "application/json-patch+json",
-                    "application/merge-patch+json"}) {
+            for (String mt : new String[] {
+                "application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"
+            }) {
                 content.putObject(mt).putObject("schema").put("type", "object");
             }
             ObjectNode ok = patch.putObject("responses").putObject("200");
@@ -77,7 +79,9 @@ final class OpenApi {
             if (schema != null) {
                 String name = CustomResources.openApiName(t);
                 ((ObjectNode) doc.get("components").get("schemas")).set(name, schema);
-                ok.putObject("content").putObject("application/json").putObject("schema")
+                ok.putObject("content")
+                        .putObject("application/json")
+                        .putObject("schema")
                         .put("$ref", "#/components/schemas/" + name);
             }
         }
@@ -108,7 +112,9 @@ final class OpenApi {
 
     private static String sha512Hex(byte[] bytes) {
         try {
-            return HexFormat.of().withUpperCase().formatHex(MessageDigest.getInstance("SHA-512").digest(bytes));
+            return HexFormat.of()
+                    .withUpperCase()
+                    .formatHex(MessageDigest.getInstance("SHA-512").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-512 is part of every Java runtime", e);
         }

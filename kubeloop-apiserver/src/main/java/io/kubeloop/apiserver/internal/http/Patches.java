@@ -38,9 +38,12 @@ enum Patches {
                 return p;
             }
         }
-        throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, "the body of the request was "
-                + "in an unknown format - accepted media types include: application/json-patch+json, "
-                + "application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json"));
+        throw new ApiException(
+                Statuses.failure(
+                        StatusReason.UnsupportedMediaType,
+                        "the body of the request was "
+                                + "in an unknown format - accepted media types include: application/json-patch+json, "
+                                + "application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json"));
     }
 
     /**
@@ -50,12 +53,13 @@ enum Patches {
     ObjectNode apply(ResourceType type, JsonNode current, JsonNode patch, String fieldManager, Instant now) {
         PatchSchema schema = PatchSchema.forKind(type.group(), type.version(), type.kind());
         try {
-            JsonNode result = switch (this) {
-                case JSON_PATCH -> JsonPatch.apply(current, patch);
-                case MERGE_PATCH -> JsonMergePatch.apply(current, patch);
-                case STRATEGIC_MERGE_PATCH -> StrategicMergePatch.apply(current, patch, schema);
-                case APPLY_PATCH -> ServerSideApply.apply(current, patch, fieldManager, schema, now);
-            };
+            JsonNode result =
+                    switch (this) {
+                        case JSON_PATCH -> JsonPatch.apply(current, patch);
+                        case MERGE_PATCH -> JsonMergePatch.apply(current, patch);
+                        case STRATEGIC_MERGE_PATCH -> StrategicMergePatch.apply(current, patch, schema);
+                        case APPLY_PATCH -> ServerSideApply.apply(current, patch, fieldManager, schema, now);
+                    };
             if (!result.isObject()) {
                 throw new ApiException(Statuses.badRequest("the patched object is not a JSON object"));
             }

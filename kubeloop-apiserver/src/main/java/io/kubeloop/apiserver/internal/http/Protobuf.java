@@ -99,29 +99,34 @@ final class Protobuf {
     ObjectNode decode(byte[] body, String apiVersion, String kind, Headers answer) {
         ProtobufCodec codec = codec();
         if (codec == null) {
-            throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT
-                    + "application/json, application/yaml (" + MEDIA_TYPE + " bodies need " + DEPENDENCY
-                    + " on the server's class path)"));
+            throw new ApiException(Statuses.failure(
+                    StatusReason.UnsupportedMediaType,
+                    UNKNOWN_FORMAT
+                            + "application/json, application/yaml (" + MEDIA_TYPE + " bodies need " + DEPENDENCY
+                            + " on the server's class path)"));
         }
         if (!codec.supports(apiVersion, kind)) {
-            throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT
-                    + "application/json, application/yaml"));
+            throw new ApiException(Statuses.failure(
+                    StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT + "application/json, application/yaml"));
         }
         try {
             List<String> dropped = new ArrayList<>();
             ObjectNode object = codec.decode(body, dropped::add);
             for (int i = 0; i < dropped.size() && i < MAX_WARNINGS; i++) {
-                answer.add("Warning", "299 - \"unknown field \\\"" + dropped.get(i) + "\\\" in the protobuf body: "
-                        + "this server's schemas predate it, so it was dropped (send the object as JSON to keep it)\"");
+                answer.add(
+                        "Warning",
+                        "299 - \"unknown field \\\"" + dropped.get(i) + "\\\" in the protobuf body: "
+                                + "this server's schemas predate it, so it was dropped (send the object as JSON to keep it)\"");
             }
             if (dropped.size() > MAX_WARNINGS) {
-                answer.add("Warning", "299 - \"" + (dropped.size() - MAX_WARNINGS) + " more unknown fields in the "
-                        + "protobuf body were dropped\"");
+                answer.add(
+                        "Warning",
+                        "299 - \"" + (dropped.size() - MAX_WARNINGS) + " more unknown fields in the "
+                                + "protobuf body were dropped\"");
             }
             return object;
         } catch (ProtobufException e) {
-            throw new ApiException(Statuses.badRequest("the object provided is unrecognized (" + e.getMessage()
-                    + ")"));
+            throw new ApiException(Statuses.badRequest("the object provided is unrecognized (" + e.getMessage() + ")"));
         }
     }
 
@@ -130,8 +135,10 @@ final class Protobuf {
 
     /** The 415 for a Content-Type no reader knows, listing what an endpoint of this kind accepts. */
     Status unknownFormat(String apiVersion, String kind) {
-        return Statuses.failure(StatusReason.UnsupportedMediaType, UNKNOWN_FORMAT + "application/json, "
-                + "application/yaml" + (supports(apiVersion, kind) ? ", " + MEDIA_TYPE : ""));
+        return Statuses.failure(
+                StatusReason.UnsupportedMediaType,
+                UNKNOWN_FORMAT + "application/json, " + "application/yaml"
+                        + (supports(apiVersion, kind) ? ", " + MEDIA_TYPE : ""));
     }
 
     /**
@@ -160,6 +167,7 @@ final class Protobuf {
 
     /** Whether {@code object} (with apiVersion and kind) can be answered in protobuf. */
     boolean supports(JsonNode object) {
-        return supports(object.path("apiVersion").asString(""), object.path("kind").asString(""));
+        return supports(
+                object.path("apiVersion").asString(""), object.path("kind").asString(""));
     }
 }

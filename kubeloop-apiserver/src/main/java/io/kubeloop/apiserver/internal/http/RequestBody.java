@@ -41,7 +41,8 @@ final class RequestBody {
         try (InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readNBytes(MAX_BYTES + 1);
             if (body.length > MAX_BYTES) {
-                throw new ApiException(io.kubeloop.model.Statuses.failure(io.kubeloop.model.StatusReason.RequestEntityTooLarge,
+                throw new ApiException(io.kubeloop.model.Statuses.failure(
+                        io.kubeloop.model.StatusReason.RequestEntityTooLarge,
                         "the server has received too large of a request body"));
             }
             return body;

@@ -18,8 +18,14 @@ import java.util.List;
  * @param subresource "" when none
  * @param legacyWatch whether the path used the {@code /watch/} prefix
  */
-record RequestInfo(String group, String version, String namespace, String resource, String name,
-        String subresource, boolean legacyWatch) {
+record RequestInfo(
+        String group,
+        String version,
+        String namespace,
+        String resource,
+        String name,
+        String subresource,
+        boolean legacyWatch) {
 
     /**
      * Parses a path below {@code /api/} or {@code /apis/}; returns null when it addresses no resource (for
@@ -64,8 +70,14 @@ record RequestInfo(String group, String version, String namespace, String resour
         if (rest.isEmpty() || rest.size() > 3) {
             return null;
         }
-        return new RequestInfo(group, version, namespace, rest.get(0), rest.size() > 1 ? rest.get(1) : "",
-                rest.size() > 2 ? rest.get(2) : "", watch);
+        return new RequestInfo(
+                group,
+                version,
+                namespace,
+                rest.get(0),
+                rest.size() > 1 ? rest.get(1) : "",
+                rest.size() > 2 ? rest.get(2) : "",
+                watch);
     }
 
     boolean isCollection() {

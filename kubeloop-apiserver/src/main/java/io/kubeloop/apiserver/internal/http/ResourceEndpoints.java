@@ -1,10 +1,10 @@
 package io.kubeloop.apiserver.internal.http;
 
-import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
 import io.kubeloop.apiserver.internal.crd.RejectedException;
+import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import io.kubeloop.apiserver.internal.lifecycle.DeleteOptions;
 import io.kubeloop.apiserver.internal.lifecycle.LifecycleException;
 import io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle;
@@ -18,6 +18,7 @@ import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.storage.StoreEvent;
 import io.kubeloop.apiserver.internal.storage.StoreWatch;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
@@ -26,9 +27,7 @@ import io.kubeloop.model.selector.FieldSelector;
 import io.kubeloop.model.selector.LabelSelector;
 import io.kubeloop.model.selector.SelectableFields;
 import io.kubeloop.model.selector.SelectorParseException;
-import io.kubeloop.clock.Clock;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -71,11 +70,19 @@ final class ResourceEndpoints {
     private final Duration bookmarkInterval;
     /** Custom resources (null: none are served); set once before the server starts. */
     private volatile CustomResources crds;
+
     private final ObjectLifecycle lifecycle;
     private final Protobuf protobuf;
 
-    ResourceEndpoints(JsonMapper json, Store store, Clock clock, Supplier<ResourceRegistry> registry,
-            ApiServerMetrics metrics, Duration bookmarkInterval, ObjectLifecycle lifecycle, Protobuf protobuf) {
+    ResourceEndpoints(
+            JsonMapper json,
+            Store store,
+            Clock clock,
+            Supplier<ResourceRegistry> registry,
+            ApiServerMetrics metrics,
+            Duration bookmarkInterval,
+            ObjectLifecycle lifecycle,
+            Protobuf protobuf) {
         this.lifecycle = lifecycle;
         this.protobuf = protobuf;
         this.metrics = metrics;
@@ -123,12 +130,16 @@ final class ResourceEndpoints {
         labels.verb = switch (method) {
             case "GET", "HEAD" -> watching ? "WATCH" : info.isCollection() ? "LIST" : "GET";
             case "DELETE" -> info.isCollection() ? "DELETECOLLECTION" : "DELETE";
-            case "PATCH" -> "application/apply-patch+yaml".equals(exchange.getRequestHeaders().getFirst("Content-Type"))
-                    ? "APPLY" : "PATCH";
+            case "PATCH" ->
+                "application/apply-patch+yaml"
+                                .equals(exchange.getRequestHeaders().getFirst("Content-Type"))
+                        ? "APPLY"
+                        : "PATCH";
             default -> method;
         };
         FaultInjector injector = faults;
-        io.fabric8.kubernetes.api.model.Status injected = injector == null ? null
+        io.fabric8.kubernetes.api.model.Status injected = injector == null
+                ? null
                 : injector.beforeResourceRequest(exchange, type.group(), type.plural(), labels.verb);
         if (injected != null) {
             throw new ApiException(injected);
@@ -139,7 +150,9 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.routeNotFound());
         }
         String sub = info.subresource();
-        if (!sub.isEmpty() && !(sub.equals("status") && type.hasStatus()) && !(sub.equals("scale") && type.hasScale())) {
+        if (!sub.isEmpty()
+                && !(sub.equals("status") && type.hasStatus())
+                && !(sub.equals("scale") && type.hasScale())) {
             throw new ApiException(Statuses.routeNotFound());
         }
         if (Responses.wantsProtobuf(exchange)
@@ -167,8 +180,14 @@ final class ResourceEndpoints {
                 if (watch) {
                     watch(exchange, info, type, query, info.name());
                 } else if (sub.equals("scale")) {
-                    responses.object(exchange, 200, tables.object(exchange, query, type,
-                            Scale.of(json, type, store.get(key(info, type)), scalePaths(type))));
+                    responses.object(
+                            exchange,
+                            200,
+                            tables.object(
+                                    exchange,
+                                    query,
+                                    type,
+                                    Scale.of(json, type, store.get(key(info, type)), scalePaths(type))));
                 } else {
                     get(exchange, type, query, store.get(key(info, type)));
                 }
@@ -183,9 +202,12 @@ final class ResourceEndpoints {
             case "PATCH" -> {
                 Patches patchType = Patches.of(exchange.getRequestHeaders().getFirst("Content-Type"));
                 if (patchType == Patches.STRATEGIC_MERGE_PATCH && crds != null && crds.isCustom(type)) {
-                    throw new ApiException(Statuses.failure(StatusReason.UnsupportedMediaType, "the body of the "
-                            + "request was in an unknown format - accepted media types include: "
-                            + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
+                    throw new ApiException(
+                            Statuses.failure(
+                                    StatusReason.UnsupportedMediaType,
+                                    "the body of the "
+                                            + "request was in an unknown format - accepted media types include: "
+                                            + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"));
                 }
                 if (sub.equals("scale")) {
                     scale(exchange, info, type, query, patchType);
@@ -250,8 +272,8 @@ final class ResourceEndpoints {
                         + "forbidden when continue is provided"));
             }
             if (rv != null && !rv.isEmpty() && !rv.equals("0")) {
-                throw new ApiException(Statuses.badRequest("specifying resource version is not allowed when using "
-                        + "continue"));
+                throw new ApiException(
+                        Statuses.badRequest("specifying resource version is not allowed when using " + "continue"));
             }
             ContinueToken token = ContinueToken.decode(json, cont);
             atRevision = token.revision();
@@ -270,13 +292,13 @@ final class ResourceEndpoints {
         }
         ListResult result;
         try {
-            result = store.list(type.group(), type.plural(), namespaceFilter(info, type), atRevision, filter, limit,
-                    start);
+            result = store.list(
+                    type.group(), type.plural(), namespaceFilter(info, type), atRevision, filter, limit, start);
         } catch (IllegalArgumentException badContinueKey) {
             throw new ApiException(Statuses.badRequest("continue key is not valid: " + badContinueKey.getMessage()));
         }
-        String continueToken = result.hasMore()
-                ? new ContinueToken(result.revision(), result.continueKey()).encode(json) : null;
+        String continueToken =
+                result.hasMore() ? new ContinueToken(result.revision(), result.continueKey()).encode(json) : null;
         if (!tables.wantsTable(exchange, q)) {
             streamList(exchange, type, result, continueToken);
             return;
@@ -367,7 +389,9 @@ final class ResourceEndpoints {
 
     /** The apiVersion of what a request to {@code info} answers: autoscaling/v1 for {@code /scale}. */
     private static String answerApiVersion(RequestInfo info, ResourceType type) {
-        return info.subresource().equals("scale") ? "autoscaling/v1" : type.gvk().apiVersion();
+        return info.subresource().equals("scale")
+                ? "autoscaling/v1"
+                : type.gvk().apiVersion();
     }
 
     /** The kind of what a request to {@code info} answers (lists and Status aside): Scale for {@code /scale}. */
@@ -376,8 +400,9 @@ final class ResourceEndpoints {
     }
 
     @SuppressWarnings("try") // the open-watch gauge and the fault registration are held only to end with the stream
-    private void watch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
-            String objectName) throws IOException {
+    private void watch(
+            HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q, String objectName)
+            throws IOException {
         if (webSocketUpgrade(exchange)) {
             refuseWebSocket(exchange);
             return;
@@ -392,8 +417,8 @@ final class ResourceEndpoints {
                 FieldSelector given = parseFieldSelector(type, existing);
                 String named = given.requiresExactMatch("metadata.name");
                 if (named != null && !named.equals(objectName)) {
-                    throw new ApiException(Statuses.badRequest("fieldSelector metadata.name=" + named
-                            + " does not match name " + objectName));
+                    throw new ApiException(Statuses.badRequest(
+                            "fieldSelector metadata.name=" + named + " does not match name " + objectName));
                 }
                 q.put("fieldSelector", existing + "," + byName);
             } else {
@@ -414,8 +439,9 @@ final class ResourceEndpoints {
                     + "forbidden for watch unless sendInitialEvents is provided"));
         }
         UnaryOperator<ObjectNode> view = tables.watch(exchange, q, type);
-        long timeoutSeconds = q.containsKey("timeoutSeconds") ? parseNonNegative("timeoutSeconds",
-                q.get("timeoutSeconds")) : 1800 + ThreadLocalRandom.current().nextLong(1800);
+        long timeoutSeconds = q.containsKey("timeoutSeconds")
+                ? parseNonNegative("timeoutSeconds", q.get("timeoutSeconds"))
+                : 1800 + ThreadLocalRandom.current().nextLong(1800);
         String ns = namespaceFilter(info, type);
         StoreWatch watch;
         long startBookmark = 0;
@@ -433,12 +459,22 @@ final class ResourceEndpoints {
             }
         }
         FaultInjector injector = faults;
-        try (watch; ApiServerMetrics.OpenWatch open = metrics.watchOpened(
-                (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, ApiHttpHandler.LABELS));
-                FaultInjector.WatchRegistration faulty = injector == null ? null
+        try (watch;
+                ApiServerMetrics.OpenWatch open = metrics.watchOpened(
+                        (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, ApiHttpHandler.LABELS));
+                FaultInjector.WatchRegistration faulty = injector == null
+                        ? null
                         : injector.watchOpened(exchange, type.group(), type.plural(), watch::close)) {
-            stream(exchange, type, watch, timeoutSeconds, bookmarks, sendInitialEvents && bookmarks, view,
-                    !tables.wantsTable(exchange, q), startBookmark);
+            stream(
+                    exchange,
+                    type,
+                    watch,
+                    timeoutSeconds,
+                    bookmarks,
+                    sendInitialEvents && bookmarks,
+                    view,
+                    !tables.wantsTable(exchange, q),
+                    startBookmark);
         }
     }
 
@@ -451,8 +487,10 @@ final class ResourceEndpoints {
     private static void refuseWebSocket(HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
-        exchange.getResponseHeaders().set("Warning", "299 - \"WebSocket watches are not supported by this server; "
-                + "watch over plain HTTP\"");
+        exchange.getResponseHeaders()
+                .set(
+                        "Warning",
+                        "299 - \"WebSocket watches are not supported by this server; " + "watch over plain HTTP\"");
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
     }
@@ -474,9 +512,17 @@ final class ResourceEndpoints {
      * objects of plain JSON events ({@code asStored}: {@code view} is the identity) are their cached serialization,
      * made once for all watchers of a write.
      */
-    private void stream(HttpExchange exchange, ResourceType type, StoreWatch watch, long timeoutSeconds,
-            boolean bookmarks, boolean initialEventsEndBookmark, UnaryOperator<ObjectNode> view, boolean asStored,
-            long startBookmark) throws IOException {
+    private void stream(
+            HttpExchange exchange,
+            ResourceType type,
+            StoreWatch watch,
+            long timeoutSeconds,
+            boolean bookmarks,
+            boolean initialEventsEndBookmark,
+            UnaryOperator<ObjectNode> view,
+            boolean asStored,
+            long startBookmark)
+            throws IOException {
         boolean frames = Responses.wantsProtobuf(exchange);
         boolean cached = asStored && !frames;
         byte[] apiVersionField = cached ? servedApiVersion(type) : null;
@@ -509,7 +555,8 @@ final class ResourceEndpoints {
                 long wait = Math.min(remaining, bookmarks ? Math.max(1, nextBookmark - now) : remaining);
                 StoreEvent event;
                 try {
-                    event = watch.next(Duration.ofNanos(Math.min(wait, Duration.ofSeconds(1).toNanos())));
+                    event = watch.next(Duration.ofNanos(
+                            Math.min(wait, Duration.ofSeconds(1).toNanos())));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -541,8 +588,14 @@ final class ResourceEndpoints {
         }
     }
 
-    private void writeBookmark(OutputStream out, boolean frames, ResourceType type, long revision,
-            boolean initialEventsEnd, UnaryOperator<ObjectNode> view) throws IOException {
+    private void writeBookmark(
+            OutputStream out,
+            boolean frames,
+            ResourceType type,
+            long revision,
+            boolean initialEventsEnd,
+            UnaryOperator<ObjectNode> view)
+            throws IOException {
         ObjectNode object = json.createObjectNode();
         object.put("kind", type.kind());
         object.put("apiVersion", type.gvk().apiVersion());
@@ -566,8 +619,12 @@ final class ResourceEndpoints {
             try {
                 frame = protobuf.watchEvent(eventType, object);
             } catch (ProtobufException e) {
-                out.write(protobuf.watchEvent("ERROR", json.valueToTree(Statuses.failure(StatusReason.InternalError,
-                        "Internal error occurred: the object cannot be encoded as protobuf: " + e.getMessage()))));
+                out.write(protobuf.watchEvent(
+                        "ERROR",
+                        json.valueToTree(Statuses.failure(
+                                StatusReason.InternalError,
+                                "Internal error occurred: the object cannot be encoded as protobuf: "
+                                        + e.getMessage()))));
                 out.flush();
                 throw new UnencodableEvent();
             }
@@ -596,12 +653,13 @@ final class ResourceEndpoints {
 
     /** {@code {"type":"ADDED","object":} and so on: what the mapper writes before an event's object. */
     private static final Map<StoreEvent.Type, byte[]> EVENT_PREFIXES = eventPrefixes();
+
     private static final byte[] EVENT_END = "}\n".getBytes(StandardCharsets.UTF_8);
 
     private static Map<StoreEvent.Type, byte[]> eventPrefixes() {
         Map<StoreEvent.Type, byte[]> prefixes = new java.util.EnumMap<>(StoreEvent.Type.class);
-        for (StoreEvent.Type t : new StoreEvent.Type[] {StoreEvent.Type.ADDED, StoreEvent.Type.MODIFIED,
-                StoreEvent.Type.DELETED}) {
+        for (StoreEvent.Type t :
+                new StoreEvent.Type[] {StoreEvent.Type.ADDED, StoreEvent.Type.MODIFIED, StoreEvent.Type.DELETED}) {
             prefixes.put(t, ("{\"type\":\"" + t.name() + "\",\"object\":").getBytes(StandardCharsets.UTF_8));
         }
         return prefixes;
@@ -623,7 +681,10 @@ final class ResourceEndpoints {
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
-        StorageKey key = new StorageKey(type.group(), type.plural(), type.namespaced() ? info.namespace() : "",
+        StorageKey key = new StorageKey(
+                type.group(),
+                type.plural(),
+                type.namespaced() ? info.namespace() : "",
                 admitted.get("metadata").get("name").asString());
         lifecycle.admitCreate(type, info.namespace(), admitted);
         if (dryRun(q) && exists(key)) {
@@ -654,8 +715,16 @@ final class ResourceEndpoints {
         requireSameNamespace(type, info, object);
         boolean statusOnly = info.subresource().equals("status");
         String manager = fieldManager(exchange, q, "UpdateOptions");
-        responses.object(exchange, 200, conditionalUpdate(info, type, q, manager, current -> new Desired(object,
-                ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
+        responses.object(
+                exchange,
+                200,
+                conditionalUpdate(
+                        info,
+                        type,
+                        q,
+                        manager,
+                        current -> new Desired(
+                                object, ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
     }
 
     /**
@@ -671,41 +740,66 @@ final class ResourceEndpoints {
      * recorded in {@code managedFields} for {@code manager} (an {@code Update}; null for server-side apply,
      * which records its own {@code Apply} entry).
      */
-    private ObjectNode conditionalUpdate(RequestInfo info, ResourceType type, Map<String, String> q,
-            String manager, java.util.function.Function<ObjectNode, Desired> change) {
+    private ObjectNode conditionalUpdate(
+            RequestInfo info,
+            ResourceType type,
+            Map<String, String> q,
+            String manager,
+            java.util.function.Function<ObjectNode, Desired> change) {
         boolean dryRun = dryRun(q);
         try {
-            return written(type, serviceAddresses.locked(type, () -> lifecycle.update(key(info, type), current -> {
-                Desired d = change.apply(current);
-                serviceAddresses.admit(type, current, d.next());
-                lifecycle.checkWrite(type, current, d.next());
-                admit(type, current, d.next(), info.subresource(), q);
-                String rv = d.sent().path("metadata").path("resourceVersion").asString("");
-                if (!rv.isEmpty() && !rv.equals(current.path("metadata").path("resourceVersion").asString(""))) {
-                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
-                }
-                if (manager != null) {
-                    ManagedFields.recordUpdate(current, d.next(), manager, type.gvk().apiVersion(),
-                            info.subresource(), schema(type), clock.now());
-                }
-                if (dryRun) {
-                    throw new DryRunResult(d.next());
-                }
-                return d.next();
-            })));
+            return written(
+                    type,
+                    serviceAddresses.locked(
+                            type,
+                            () -> lifecycle.update(key(info, type), current -> {
+                                Desired d = change.apply(current);
+                                serviceAddresses.admit(type, current, d.next());
+                                lifecycle.checkWrite(type, current, d.next());
+                                admit(type, current, d.next(), info.subresource(), q);
+                                String rv = d.sent()
+                                        .path("metadata")
+                                        .path("resourceVersion")
+                                        .asString("");
+                                if (!rv.isEmpty()
+                                        && !rv.equals(current.path("metadata")
+                                                .path("resourceVersion")
+                                                .asString(""))) {
+                                    throw new ApiException(Statuses.conflict(type.group(), type.plural(), info.name()));
+                                }
+                                if (manager != null) {
+                                    ManagedFields.recordUpdate(
+                                            current,
+                                            d.next(),
+                                            manager,
+                                            type.gvk().apiVersion(),
+                                            info.subresource(),
+                                            schema(type),
+                                            clock.now());
+                                }
+                                if (dryRun) {
+                                    throw new DryRunResult(d.next());
+                                }
+                                return d.next();
+                            })));
         } catch (DryRunResult preview) {
             return preview.object;
         }
     }
 
-    private void patch(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
-            Patches patchType) throws IOException {
+    private void patch(
+            HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q, Patches patchType)
+            throws IOException {
         JsonNode patch = patchType == Patches.APPLY_PATCH ? parseYaml(readBody(exchange)) : parse(readBody(exchange));
         String fieldManager = q.get("fieldManager");
         String manager = fieldManager(exchange, q, "PatchOptions");
         if (patchType == Patches.APPLY_PATCH && (fieldManager == null || fieldManager.isEmpty())) {
-            throw new ApiException(Statuses.invalid(type.group(), type.kind(), info.name(), java.util.List.of(
-                    new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"))));
+            throw new ApiException(Statuses.invalid(
+                    type.group(),
+                    type.kind(),
+                    info.name(),
+                    java.util.List.of(
+                            new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"))));
         }
         StorageKey key = key(info, type);
         boolean statusOnly = info.subresource().equals("status");
@@ -721,23 +815,38 @@ final class ResourceEndpoints {
             responses.object(exchange, 201, storeNew(type, key, created, dryRun(q)));
             return;
         }
-        responses.object(exchange, 200, conditionalUpdate(info, type, q,
-                patchType == Patches.APPLY_PATCH ? null : manager, current -> {
-            ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
-            return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
-        }));
+        responses.object(
+                exchange,
+                200,
+                conditionalUpdate(info, type, q, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
+                    ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
+                    return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
+                }));
     }
 
     /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */
-    private void scale(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q,
-            Patches patchType) throws IOException {
-        JsonNode input = patchType == null ? readObject(exchange, "autoscaling/v1", "Scale") : parse(readBody(exchange));
+    private void scale(
+            HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q, Patches patchType)
+            throws IOException {
+        JsonNode input =
+                patchType == null ? readObject(exchange, "autoscaling/v1", "Scale") : parse(readBody(exchange));
         String manager = fieldManager(exchange, q, patchType == null ? "UpdateOptions" : "PatchOptions");
         ObjectNode stored = conditionalUpdate(info, type, q, manager, current -> {
-            JsonNode desired = patchType == null ? input : patchType.apply(type,
-                    Scale.of(json, type, current, scalePaths(type)), input, q.get("fieldManager"), clock.now());
-            return new Desired(desired, ObjectRules.prepareUpdate(type, current, Scale.withReplicas(current,
-                    Scale.replicas(type, info.name(), desired), scalePaths(type)), false));
+            JsonNode desired = patchType == null
+                    ? input
+                    : patchType.apply(
+                            type,
+                            Scale.of(json, type, current, scalePaths(type)),
+                            input,
+                            q.get("fieldManager"),
+                            clock.now());
+            return new Desired(
+                    desired,
+                    ObjectRules.prepareUpdate(
+                            type,
+                            current,
+                            Scale.withReplicas(current, Scale.replicas(type, info.name(), desired), scalePaths(type)),
+                            false));
         });
         responses.object(exchange, 200, Scale.of(json, type, stored, scalePaths(type)));
     }
@@ -766,16 +875,15 @@ final class ResourceEndpoints {
         if (contentType == null || !MediaType.parse(contentType).type().equals(Protobuf.MEDIA_TYPE)) {
             return DeleteOptions.parse(parse(body), q);
         }
-        ObjectNode options = protobuf.decode(body, type.gvk().apiVersion(), type.kind(),
-                exchange.getResponseHeaders());
+        ObjectNode options = protobuf.decode(body, type.gvk().apiVersion(), type.kind(), exchange.getResponseHeaders());
         if (!options.path("kind").asString("").equals("DeleteOptions")) {
             throw new ApiException(Statuses.badRequest("decoded object cannot be converted to DeleteOptions"));
         }
         return DeleteOptions.parse(options, q);
     }
 
-    private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type,
-            Map<String, String> q) throws IOException {
+    private void deleteCollection(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
+            throws IOException {
         if (!type.verbs().contains("deletecollection")) {
             throw methodNotAllowed();
         }
@@ -790,14 +898,19 @@ final class ResourceEndpoints {
         long revision = result.revision();
         for (ObjectNode item : result.items()) {
             JsonNode m = item.get("metadata");
-            StorageKey key = new StorageKey(type.group(), type.plural(), m.path("namespace").asString(""),
+            StorageKey key = new StorageKey(
+                    type.group(),
+                    type.plural(),
+                    m.path("namespace").asString(""),
                     m.get("name").asString());
             try {
                 if (crds != null && !options.dryRun()) {
                     crds.deleting(type, key.name(), options.preconditions());
                 }
                 ObjectNode deleted = lifecycle.delete(type, key, options);
-                revision = Math.max(revision, deleted.path("metadata").path("resourceVersion").asLong());
+                revision = Math.max(
+                        revision,
+                        deleted.path("metadata").path("resourceVersion").asLong());
                 items.add(served(type, deleted));
             } catch (io.kubeloop.apiserver.internal.storage.NotFoundException alreadyGone) {
                 // deleted concurrently: nothing to do
@@ -810,8 +923,8 @@ final class ResourceEndpoints {
     // ---- helpers
 
     /** A custom resource write checked and completed by its definition (other writes pass unchanged). */
-    private ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource,
-            Map<String, String> q) {
+    private ObjectNode admit(
+            ResourceType type, ObjectNode current, ObjectNode next, String subresource, Map<String, String> q) {
         CustomResources c = crds;
         return c == null ? next : c.admit(type, current, next, subresource, q.get("fieldValidation"));
     }
@@ -841,8 +954,11 @@ final class ResourceEndpoints {
         }
         ObjectNode copy = json.createObjectNode();
         for (Map.Entry<String, JsonNode> field : object.properties()) {
-            copy.set(field.getKey(), field.getKey().equals("apiVersion")
-                    ? json.getNodeFactory().stringNode(type.gvk().apiVersion()) : field.getValue());
+            copy.set(
+                    field.getKey(),
+                    field.getKey().equals("apiVersion")
+                            ? json.getNodeFactory().stringNode(type.gvk().apiVersion())
+                            : field.getValue());
         }
         return copy;
     }
@@ -866,10 +982,15 @@ final class ResourceEndpoints {
         String error = ManagedFields.validateManager(q.get("fieldManager"));
         if (error != null) {
             int colon = error.indexOf(": ");
-            throw new ApiException(Statuses.invalid("meta.k8s.io", options, "", java.util.List.of(
-                    new Statuses.FieldError(error.substring(0, colon), "fieldManager", error.substring(colon + 2)))));
+            throw new ApiException(Statuses.invalid(
+                    "meta.k8s.io",
+                    options,
+                    "",
+                    java.util.List.of(new Statuses.FieldError(
+                            error.substring(0, colon), "fieldManager", error.substring(colon + 2)))));
         }
-        return ManagedFields.managerOf(q.get("fieldManager"), exchange.getRequestHeaders().getFirst("User-Agent"));
+        return ManagedFields.managerOf(
+                q.get("fieldManager"), exchange.getRequestHeaders().getFirst("User-Agent"));
     }
 
     private static PatchSchema schema(ResourceType type) {
@@ -955,15 +1076,17 @@ final class ResourceEndpoints {
      */
     private ObjectNode readObject(HttpExchange exchange, String apiVersion, String kind) throws IOException {
         String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
-        String mediaType = contentType == null || contentType.isBlank() ? "application/json"
+        String mediaType = contentType == null || contentType.isBlank()
+                ? "application/json"
                 : MediaType.parse(contentType).type();
-        JsonNode node = switch (mediaType) {
-            case "application/json", "*/*" -> parse(readBody(exchange));
-            case "application/yaml" -> parseYaml(readBody(exchange));
-            case Protobuf.MEDIA_TYPE -> protobuf.decode(readBody(exchange), apiVersion, kind,
-                    exchange.getResponseHeaders());
-            default -> throw new ApiException(protobuf.unknownFormat(apiVersion, kind));
-        };
+        JsonNode node =
+                switch (mediaType) {
+                    case "application/json", "*/*" -> parse(readBody(exchange));
+                    case "application/yaml" -> parseYaml(readBody(exchange));
+                    case Protobuf.MEDIA_TYPE ->
+                        protobuf.decode(readBody(exchange), apiVersion, kind, exchange.getResponseHeaders());
+                    default -> throw new ApiException(protobuf.unknownFormat(apiVersion, kind));
+                };
         if (!node.isObject()) {
             throw new ApiException(Statuses.badRequest("the body of the request must be a JSON object"));
         }
@@ -994,8 +1117,8 @@ final class ResourceEndpoints {
         try {
             return json.readTree(body);
         } catch (JacksonException e) {
-            throw new ApiException(Statuses.badRequest("couldn't get version/kind; json parse error: "
-                    + e.getOriginalMessage()));
+            throw new ApiException(
+                    Statuses.badRequest("couldn't get version/kind; json parse error: " + e.getOriginalMessage()));
         }
     }
 
@@ -1048,8 +1171,8 @@ final class ResourceEndpoints {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new ApiException(Statuses.badRequest("invalid " + name + " " + value + ": must be a non-negative "
-                    + "integer"));
+            throw new ApiException(
+                    Statuses.badRequest("invalid " + name + " " + value + ": must be a non-negative " + "integer"));
         }
     }
 
@@ -1070,8 +1193,8 @@ final class ResourceEndpoints {
     }
 
     private static ApiException methodNotAllowed() {
-        return new ApiException(Statuses.failure(StatusReason.MethodNotAllowed,
-                "the server does not allow this method on the requested resource"));
+        return new ApiException(Statuses.failure(
+                StatusReason.MethodNotAllowed, "the server does not allow this method on the requested resource"));
     }
 
     /** Ends a protobuf watch after the ERROR event for an object it could not encode. */

@@ -38,8 +38,11 @@ final class Scale {
         scale.putObject("spec").put("replicas", at(object, p.specReplicasPath()).asInt(paths == null ? 1 : 0));
         ObjectNode status = scale.putObject("status");
         status.put("replicas", at(object, p.statusReplicasPath()).asInt(0));
-        String selector = paths == null ? selector(object.path("spec").path("selector"))
-                : p.labelSelectorPath().isEmpty() ? "" : at(object, p.labelSelectorPath()).asString("");
+        String selector = paths == null
+                ? selector(object.path("spec").path("selector"))
+                : p.labelSelectorPath().isEmpty()
+                        ? ""
+                        : at(object, p.labelSelectorPath()).asString("");
         if (!selector.isEmpty()) {
             status.put("selector", selector);
         }
@@ -58,9 +61,14 @@ final class Scale {
     static int replicas(ResourceType type, String name, JsonNode scale) {
         JsonNode r = scale.path("spec").path("replicas");
         if (!r.canConvertToInt() || r.asInt() < 0) {
-            throw new ApiException(Statuses.invalid("autoscaling", "Scale", name, List.of(new Statuses.FieldError(
-                    "Invalid value", "spec.replicas", (r.isMissingNode() ? "null" : r.toString())
-                            + ": must be greater than or equal to 0"))));
+            throw new ApiException(Statuses.invalid(
+                    "autoscaling",
+                    "Scale",
+                    name,
+                    List.of(new Statuses.FieldError(
+                            "Invalid value",
+                            "spec.replicas",
+                            (r.isMissingNode() ? "null" : r.toString()) + ": must be greater than or equal to 0"))));
         }
         return r.asInt();
     }
@@ -68,8 +76,8 @@ final class Scale {
     /** A copy of {@code current} with {@code replicas} at the spec replicas path (null paths: built-in). */
     static ObjectNode withReplicas(ObjectNode current, int replicas, ScaleSubresource paths) {
         ObjectNode copy = current.deepCopy();
-        String[] fields = ScaleSubresource.fields((paths == null ? ScaleSubresource.BUILT_IN : paths)
-                .specReplicasPath());
+        String[] fields =
+                ScaleSubresource.fields((paths == null ? ScaleSubresource.BUILT_IN : paths).specReplicasPath());
         ObjectNode node = copy;
         for (int i = 0; i < fields.length - 1; i++) {
             node = node.get(fields[i]) instanceof ObjectNode o ? o : node.putObject(fields[i]);
@@ -81,9 +89,12 @@ final class Scale {
     /** A LabelSelector object as the selector string kubectl shows: {@code app=web}. */
     private static String selector(JsonNode selector) {
         Map<String, String> labels = new TreeMap<>();
-        selector.path("matchLabels").properties().forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
+        selector.path("matchLabels")
+                .properties()
+                .forEach(e -> labels.put(e.getKey(), e.getValue().asString()));
         StringBuilder sb = new StringBuilder();
-        labels.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : ",").append(k).append('=').append(v));
+        labels.forEach((k, v) ->
+                sb.append(sb.isEmpty() ? "" : ",").append(k).append('=').append(v));
         return sb.toString();
     }
 }

@@ -26,9 +26,11 @@ final class SerializedObject {
     private final byte[] bytes;
     /** Where top-level field {@code i} starts (its name's opening quote) and ends (just past its value). */
     private final int[] starts;
+
     private final int[] ends;
     /** The index of the top-level {@code apiVersion} field, -1 if there is none; likewise {@code kind}. */
     private final int apiVersion;
+
     private final int kind;
 
     private SerializedObject(byte[] bytes, int[] starts, int[] ends, int apiVersion, int kind) {

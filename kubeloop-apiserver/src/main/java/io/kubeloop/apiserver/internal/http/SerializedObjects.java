@@ -78,7 +78,8 @@ final class SerializedObjects {
                 return true;
             }
             ObjectNode tree = get();
-            return tree != null && (other instanceof Key k ? k.get() == tree : other instanceof Probe p && p.tree == tree);
+            return tree != null
+                    && (other instanceof Key k ? k.get() == tree : other instanceof Probe p && p.tree == tree);
         }
     }
 

@@ -41,12 +41,14 @@ final class ServiceAddresses {
     private static final int RANGE_SIZE = 1 << 20;
     /** Addresses below base + this are only handed out on request (kube-apiserver's static band for a /12). */
     private static final int STATIC_BAND = 256;
+
     private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
 
     private final Store store;
     private final ReentrantLock lock = new ReentrantLock();
     /** Offsets in the range and node ports handed out by this process (never reused dynamically). */
     private final Set<Integer> handedOutIps = new HashSet<>();
+
     private final Set<Integer> handedOutPorts = new HashSet<>();
 
     ServiceAddresses(Store store) {
@@ -135,7 +137,8 @@ final class ServiceAddresses {
         } else {
             removeNodePorts(spec);
         }
-        if (serviceType.equals("LoadBalancer") && spec.path("externalTrafficPolicy").asString("").equals("Local")) {
+        if (serviceType.equals("LoadBalancer")
+                && spec.path("externalTrafficPolicy").asString("").equals("Local")) {
             healthCheckNodePort(spec, oldSpec, name, namespace, errors);
         } else {
             spec.remove("healthCheckNodePort");
@@ -152,13 +155,18 @@ final class ServiceAddresses {
     private FieldError checkRequestedIp(String ip, String name, String namespace) {
         Integer offset = offset(ip);
         if (offset == null) {
-            return new FieldError("Invalid value", "spec.clusterIPs[0]", quote(ip)
-                    + ": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
+            return new FieldError(
+                    "Invalid value",
+                    "spec.clusterIPs[0]",
+                    quote(ip) + ": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)");
         }
         String value = "[]string{" + quote(ip) + "}: failed to allocate IP " + ip + ": ";
         if (offset < 0) {
-            return new FieldError("Invalid value", "spec.clusterIPs", value + "the provided IP (" + ip
-                    + ") is not in the valid range. The range of valid IPs is " + RANGE);
+            return new FieldError(
+                    "Invalid value",
+                    "spec.clusterIPs",
+                    value + "the provided IP (" + ip + ") is not in the valid range. The range of valid IPs is "
+                            + RANGE);
         }
         if (ipsInUse(name, namespace).contains(offset)) {
             return new FieldError("Invalid value", "spec.clusterIPs", value + "provided IP is already allocated");
@@ -174,11 +182,16 @@ final class ServiceAddresses {
                 return address(offset);
             }
         }
-        throw new ApiException(Statuses.failure(io.kubeloop.model.StatusReason.InternalError,
-                "failed to allocate a serviceIP: range is full"));
+        throw new ApiException(Statuses.failure(
+                io.kubeloop.model.StatusReason.InternalError, "failed to allocate a serviceIP: range is full"));
     }
 
-    private void nodePorts(ObjectNode spec, JsonNode oldSpec, String name, String namespace, boolean allocate,
+    private void nodePorts(
+            ObjectNode spec,
+            JsonNode oldSpec,
+            String name,
+            String namespace,
+            boolean allocate,
             List<FieldError> errors) {
         if (!(spec.get("ports") instanceof ArrayNode ports)) {
             return;
@@ -203,19 +216,24 @@ final class ServiceAddresses {
             if (requested == 0) {
                 int allocated = allocatePort(used);
                 if (allocated < 0) {
-                    errors.add(new FieldError("Invalid value", "spec.ports[" + i + "].nodePort",
-                            "0: range is full"));
+                    errors.add(new FieldError("Invalid value", "spec.ports[" + i + "].nodePort", "0: range is full"));
                 } else {
                     port.put("nodePort", allocated);
                     used.add(allocated);
                 }
             } else if (requested < FIRST_NODE_PORT || requested > LAST_NODE_PORT) {
-                errors.add(new FieldError("Invalid value", "spec.ports[" + i + "].nodePort", requested
-                        + ": provided port is not in the valid range. The range of valid ports is " + FIRST_NODE_PORT
-                        + "-" + LAST_NODE_PORT));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        "spec.ports[" + i + "].nodePort",
+                        requested
+                                + ": provided port is not in the valid range. The range of valid ports is "
+                                + FIRST_NODE_PORT
+                                + "-" + LAST_NODE_PORT));
             } else if (used.contains(requested)) {
-                errors.add(new FieldError("Invalid value", "spec.ports[" + i + "].nodePort", requested
-                        + ": provided port is already allocated"));
+                errors.add(new FieldError(
+                        "Invalid value",
+                        "spec.ports[" + i + "].nodePort",
+                        requested + ": provided port is already allocated"));
             } else {
                 used.add(requested);
                 handedOutPorts.add(requested);
@@ -224,8 +242,8 @@ final class ServiceAddresses {
     }
 
     /** A LoadBalancer with externalTrafficPolicy Local gets a health-check node port, like its ports'. */
-    private void healthCheckNodePort(ObjectNode spec, JsonNode oldSpec, String name, String namespace,
-            List<FieldError> errors) {
+    private void healthCheckNodePort(
+            ObjectNode spec, JsonNode oldSpec, String name, String namespace, List<FieldError> errors) {
         int requested = spec.path("healthCheckNodePort").asInt(0);
         int old = oldSpec == null ? 0 : oldSpec.path("healthCheckNodePort").asInt(0);
         if (requested == 0 && old != 0) {
@@ -247,11 +265,14 @@ final class ServiceAddresses {
                 spec.put("healthCheckNodePort", allocated);
             }
         } else if (requested < FIRST_NODE_PORT || requested > LAST_NODE_PORT) {
-            errors.add(new FieldError("Invalid value", "spec.healthCheckNodePort", requested + ": provided port is "
-                    + "not in the valid range. The range of valid ports is " + FIRST_NODE_PORT + "-" + LAST_NODE_PORT));
+            errors.add(new FieldError(
+                    "Invalid value",
+                    "spec.healthCheckNodePort",
+                    requested + ": provided port is " + "not in the valid range. The range of valid ports is "
+                            + FIRST_NODE_PORT + "-" + LAST_NODE_PORT));
         } else if (used.contains(requested)) {
-            errors.add(new FieldError("Invalid value", "spec.healthCheckNodePort", requested
-                    + ": provided port is already allocated"));
+            errors.add(new FieldError(
+                    "Invalid value", "spec.healthCheckNodePort", requested + ": provided port is already allocated"));
         } else {
             handedOutPorts.add(requested);
         }
@@ -273,7 +294,9 @@ final class ServiceAddresses {
         }
         for (JsonNode old : oldSpec.path("ports")) {
             if (old.path("port").asInt(-1) == port.path("port").asInt(-2)
-                    && old.path("protocol").asString("TCP").equals(port.path("protocol").asString("TCP"))) {
+                    && old.path("protocol")
+                            .asString("TCP")
+                            .equals(port.path("protocol").asString("TCP"))) {
                 return old.path("nodePort").asInt(0);
             }
         }
@@ -322,7 +345,8 @@ final class ServiceAddresses {
     }
 
     private static boolean isNamed(ObjectNode svc, String name, String namespace) {
-        return name != null && name.equals(svc.path("metadata").path("name").asString(""))
+        return name != null
+                && name.equals(svc.path("metadata").path("name").asString(""))
                 && namespace.equals(svc.path("metadata").path("namespace").asString(""));
     }
 

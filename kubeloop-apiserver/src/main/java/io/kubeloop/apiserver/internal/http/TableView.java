@@ -3,9 +3,9 @@ package io.kubeloop.apiserver.internal.http;
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.internal.table.TableOptions;
 import io.kubeloop.apiserver.internal.table.Tables;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.clock.Clock;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
@@ -22,8 +22,12 @@ final class TableView {
 
     private final Tables tables;
 
-    TableView(JsonMapper json, Clock clock,
-            java.util.function.Function<ResourceType, java.util.List<io.kubeloop.apiserver.internal.table.PrinterColumn>> custom) {
+    TableView(
+            JsonMapper json,
+            Clock clock,
+            java.util.function.Function<
+                            ResourceType, java.util.List<io.kubeloop.apiserver.internal.table.PrinterColumn>>
+                    custom) {
         this.tables = new Tables(json, clock, custom);
     }
 

@@ -17,8 +17,8 @@ import tools.jackson.databind.JsonNode;
  * @param preconditions uid and resourceVersion the object must still have
  * @param dryRun true for {@code dryRun=All}: decide everything, store nothing
  */
-public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Preconditions preconditions,
-        boolean dryRun) {
+public record DeleteOptions(
+        Long gracePeriodSeconds, Propagation propagation, Preconditions preconditions, boolean dryRun) {
 
     /** kube's {@code propagationPolicy} values. */
     public enum Propagation {
@@ -48,18 +48,23 @@ public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Pr
      */
     public static DeleteOptions parse(JsonNode body, Map<String, String> query) {
         JsonNode b = body == null ? tools.jackson.databind.node.MissingNode.getInstance() : body;
-        Long grace = b.hasNonNull("gracePeriodSeconds") ? Long.valueOf(b.get("gracePeriodSeconds").asLong())
+        Long grace = b.hasNonNull("gracePeriodSeconds")
+                ? Long.valueOf(b.get("gracePeriodSeconds").asLong())
                 : longParam(query, "gracePeriodSeconds");
-        String policy = b.hasNonNull("propagationPolicy") ? b.get("propagationPolicy").asString()
+        String policy = b.hasNonNull("propagationPolicy")
+                ? b.get("propagationPolicy").asString()
                 : query.get("propagationPolicy");
-        Boolean orphan = b.hasNonNull("orphanDependents") ? Boolean.valueOf(b.get("orphanDependents").asBoolean())
+        Boolean orphan = b.hasNonNull("orphanDependents")
+                ? Boolean.valueOf(b.get("orphanDependents").asBoolean())
                 : booleanParam(query, "orphanDependents");
         if (policy != null && policy.isEmpty()) {
             policy = null;
         }
         if (policy != null && orphan != null) {
-            throw invalid(new FieldError("Invalid value", "propagationPolicy", "\"" + policy
-                    + "\": orphanDependents and deletionPropagation cannot be both set"));
+            throw invalid(new FieldError(
+                    "Invalid value",
+                    "propagationPolicy",
+                    "\"" + policy + "\": orphanDependents and deletionPropagation cannot be both set"));
         }
         Propagation propagation = null;
         if (policy != null) {
@@ -67,20 +72,25 @@ public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Pr
                 case "Background" -> Propagation.Background;
                 case "Foreground" -> Propagation.Foreground;
                 case "Orphan" -> Propagation.Orphan;
-                default -> throw invalid(new FieldError("Unsupported value", "propagationPolicy", "\"" + policy
-                        + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""));
+                default ->
+                    throw invalid(new FieldError(
+                            "Unsupported value",
+                            "propagationPolicy",
+                            "\"" + policy
+                                    + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""));
             };
         } else if (orphan != null) {
             propagation = orphan ? Propagation.Orphan : Propagation.Background;
         }
         JsonNode pre = b.path("preconditions");
-        Preconditions preconditions = new Preconditions(textOrNull(pre.get("uid")),
-                textOrNull(pre.get("resourceVersion")));
+        Preconditions preconditions =
+                new Preconditions(textOrNull(pre.get("uid")), textOrNull(pre.get("resourceVersion")));
         String dryRun = b.path("dryRun").isArray() && !b.path("dryRun").isEmpty()
-                ? b.path("dryRun").get(0).asString() : query.get("dryRun");
+                ? b.path("dryRun").get(0).asString()
+                : query.get("dryRun");
         if (dryRun != null && !dryRun.equals("All")) {
-            throw new LifecycleException(Statuses.badRequest("Invalid dry run value: " + dryRun
-                    + " (only \"All\" is supported)"));
+            throw new LifecycleException(
+                    Statuses.badRequest("Invalid dry run value: " + dryRun + " (only \"All\" is supported)"));
         }
         return new DeleteOptions(grace, propagation, preconditions, dryRun != null);
     }
@@ -97,8 +107,7 @@ public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Pr
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new LifecycleException(Statuses.badRequest("invalid " + name + " " + value
-                    + ": must be an integer"));
+            throw new LifecycleException(Statuses.badRequest("invalid " + name + " " + value + ": must be an integer"));
         }
     }
 
@@ -110,8 +119,9 @@ public record DeleteOptions(Long gracePeriodSeconds, Propagation propagation, Pr
         return switch (value) {
             case "true" -> Boolean.TRUE;
             case "false" -> Boolean.FALSE;
-            default -> throw new LifecycleException(Statuses.badRequest("invalid " + name + " " + value
-                    + ": must be true or false"));
+            default ->
+                throw new LifecycleException(
+                        Statuses.badRequest("invalid " + name + " " + value + ": must be true or false"));
         };
     }
 

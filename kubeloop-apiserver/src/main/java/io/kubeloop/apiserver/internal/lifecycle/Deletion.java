@@ -6,8 +6,8 @@ import io.kubeloop.apiserver.internal.storage.NotFoundException;
 import io.kubeloop.apiserver.internal.storage.Preconditions;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
-import io.kubeloop.model.ResourceType;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Timestamps;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,8 +64,7 @@ final class Deletion {
                     return now.object;
                 }
                 try {
-                    return store.delete(key, new Preconditions(Meta.uid(now.object),
-                            Meta.resourceVersion(now.object)));
+                    return store.delete(key, new Preconditions(Meta.uid(now.object), Meta.resourceVersion(now.object)));
                 } catch (ConflictException changedMeanwhile) {
                     if (attempt >= MAX_ATTEMPTS) {
                         throw changedMeanwhile;
@@ -138,7 +137,8 @@ final class Deletion {
         }
         String phase = pod.path("status").path("phase").asString("");
         if (pod.path("spec").path("nodeName").asString("").isEmpty()
-                || phase.equals("Succeeded") || phase.equals("Failed")) {
+                || phase.equals("Succeeded")
+                || phase.equals("Failed")) {
             period = 0;
         }
         return period < 0 ? 1 : period;
@@ -274,7 +274,8 @@ final class Deletion {
         if (!Meta.deleting(next) || !Meta.finalizers(next).isEmpty() || (currentGrace != null && currentGrace != 0)) {
             return false;
         }
-        return !Meta.isNamespace(key) || Meta.strings(next.path("spec").path("finalizers")).isEmpty();
+        return !Meta.isNamespace(key)
+                || Meta.strings(next.path("spec").path("finalizers")).isEmpty();
     }
 
     /** Carries a decision out of a guaranteed update, without writing: remove (or preview) this object. */

@@ -33,7 +33,11 @@ final class GarbageCollector {
     private final OwnerIndex index;
     private final Consumer<StorageKey> enqueue;
 
-    GarbageCollector(Store store, Supplier<ResourceRegistry> registry, Deletion deletion, OwnerIndex index,
+    GarbageCollector(
+            Store store,
+            Supplier<ResourceRegistry> registry,
+            Deletion deletion,
+            OwnerIndex index,
             Consumer<StorageKey> enqueue) {
         this.store = store;
         this.registry = registry;
@@ -43,7 +47,11 @@ final class GarbageCollector {
     }
 
     /** How one owner reference stands. */
-    private enum OwnerState { SOLID, DANGLING, WAITING_FOR_DEPENDENTS }
+    private enum OwnerState {
+        SOLID,
+        DANGLING,
+        WAITING_FOR_DEPENDENTS
+    }
 
     /**
      * kube's {@code attemptToDeleteItem} for an object that is not terminating: with no live owner it is
@@ -91,7 +99,8 @@ final class GarbageCollector {
     }
 
     private OwnerState ownerState(ResourceType dependentType, StorageKey dependent, JsonNode ref) {
-        Optional<ResourceType> ownerType = resolve(ref.path("apiVersion").asString(""), ref.path("kind").asString(""));
+        Optional<ResourceType> ownerType =
+                resolve(ref.path("apiVersion").asString(""), ref.path("kind").asString(""));
         if (ownerType.isEmpty()) {
             return OwnerState.SOLID;
         }
@@ -99,7 +108,10 @@ final class GarbageCollector {
         if (t.namespaced() && !dependentType.namespaced()) {
             return OwnerState.DANGLING;
         }
-        StorageKey ownerKey = new StorageKey(t.group(), t.plural(), t.namespaced() ? dependent.namespace() : "",
+        StorageKey ownerKey = new StorageKey(
+                t.group(),
+                t.plural(),
+                t.namespaced() ? dependent.namespace() : "",
                 ref.path("name").asString(""));
         JsonNode owner;
         try {
@@ -126,13 +138,18 @@ final class GarbageCollector {
         if (exact.isPresent()) {
             return exact;
         }
-        return types.types().stream().filter(t -> t.group().equals(group) && t.kind().equals(kind)).findFirst();
+        return types.types().stream()
+                .filter(t -> t.group().equals(group) && t.kind().equals(kind))
+                .findFirst();
     }
 
     /** The owner key an owner reference of an object in {@code namespace} points at, if its kind is served. */
     Optional<StorageKey> ownerKey(String namespace, JsonNode ref) {
         return resolve(ref.path("apiVersion").asString(""), ref.path("kind").asString(""))
-                .map(t -> new StorageKey(t.group(), t.plural(), t.namespaced() ? namespace : "",
+                .map(t -> new StorageKey(
+                        t.group(),
+                        t.plural(),
+                        t.namespaced() ? namespace : "",
                         ref.path("name").asString("")));
     }
 

@@ -6,9 +6,9 @@ import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.storage.StoreEvent;
 import io.kubeloop.apiserver.internal.storage.StoreWatch;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.clock.Clock;
 import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueue;
 import java.time.Duration;
@@ -46,6 +46,7 @@ final class LifecycleController implements AutoCloseable {
      * publishes right after it hands an event to watchers; this only bounds a broken store.
      */
     private static final int MAX_PUBLISH_ROUNDS = 100_000;
+
     private static final long PUBLISH_PARK_NANOS = 50_000;
     /** The newest revision observed; every key in the queue was queued by an event at or below it. */
     private final java.util.concurrent.atomic.AtomicLong observed = new java.util.concurrent.atomic.AtomicLong();
@@ -60,18 +61,26 @@ final class LifecycleController implements AutoCloseable {
     private final RateLimitingQueue<StorageKey> queue;
     /** group/resource → the thread following it; a resource is followed once. */
     private final ConcurrentHashMap<String, Thread> followed = new ConcurrentHashMap<>();
+
     private final Set<StoreWatch> watches = ConcurrentHashMap.newKeySet();
     private final Thread worker;
     private volatile boolean closed;
 
-    LifecycleController(Store store, Clock clock, Supplier<ResourceRegistry> registry, Deletion deletion,
+    LifecycleController(
+            Store store,
+            Clock clock,
+            Supplier<ResourceRegistry> registry,
+            Deletion deletion,
             NamespaceCleanup namespaces) {
         this.store = store;
         this.clock = clock;
         this.registry = registry;
         this.deletion = deletion;
         this.namespaces = namespaces;
-        this.queue = WorkQueue.<StorageKey>builder().name("apiserver-lifecycle").clock(clock).buildRateLimiting();
+        this.queue = WorkQueue.<StorageKey>builder()
+                .name("apiserver-lifecycle")
+                .clock(clock)
+                .buildRateLimiting();
         this.collector = new GarbageCollector(store, registry, deletion, index, queue::add);
         for (ResourceType type : registry.get().types()) {
             follow(type);
@@ -85,7 +94,8 @@ final class LifecycleController implements AutoCloseable {
             return;
         }
         followed.computeIfAbsent(type.group() + "/" + type.plural(), k -> Thread.ofVirtual()
-                .name("apiserver-lifecycle-watch-" + type.plural()).start(() -> followLoop(type)));
+                .name("apiserver-lifecycle-watch-" + type.plural())
+                .start(() -> followLoop(type)));
     }
 
     private void followLoop(ResourceType type) {

@@ -154,12 +154,14 @@ final class Meta {
 
     static StorageKey key(ResourceType type, JsonNode object) {
         JsonNode meta = metadata(object);
-        return new StorageKey(type.group(), type.plural(), type.namespaced() ? meta.path("namespace").asString("") : "",
+        return new StorageKey(
+                type.group(),
+                type.plural(),
+                type.namespaced() ? meta.path("namespace").asString("") : "",
                 meta.path("name").asString(""));
     }
 
     static StorageKey namespaceKey(String namespace) {
         return StorageKey.clusterScoped("", "namespaces", namespace);
     }
-
 }

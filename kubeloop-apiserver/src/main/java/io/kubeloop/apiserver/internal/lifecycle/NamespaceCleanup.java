@@ -47,22 +47,28 @@ final class NamespaceCleanup {
         if (!Meta.deleting(ns)) {
             return false;
         }
-        List<ResourceType> types = registry.get().types().stream().filter(ResourceType::namespaced).toList();
+        List<ResourceType> types =
+                registry.get().types().stream().filter(ResourceType::namespaced).toList();
         for (ResourceType type : types) {
-            for (ObjectNode item : store.list(type.group(), type.plural(), namespace, 0, null, 0, null).items()) {
+            for (ObjectNode item : store.list(type.group(), type.plural(), namespace, 0, null, 0, null)
+                    .items()) {
                 if (Meta.deleting(item)) {
                     continue; // already on its way: its finalizers or grace period decide when
                 }
                 try {
-                    deletion.delete(type, Meta.key(type, item), DeleteOptions.of(null, Propagation.Background,
-                            Preconditions.uid(Meta.uid(item))));
+                    deletion.delete(
+                            type,
+                            Meta.key(type, item),
+                            DeleteOptions.of(null, Propagation.Background, Preconditions.uid(Meta.uid(item))));
                 } catch (NotFoundException | ConflictException goneOrReplaced) {
                     // deleted meanwhile, or recreated; a recreated object is found on the next pass
                 }
             }
         }
         for (ResourceType type : types) {
-            if (!store.list(type.group(), type.plural(), namespace, 0, null, 1, null).items().isEmpty()) {
+            if (!store.list(type.group(), type.plural(), namespace, 0, null, 1, null)
+                    .items()
+                    .isEmpty()) {
                 return false;
             }
         }

@@ -7,11 +7,11 @@ import io.kubeloop.apiserver.internal.storage.NotFoundException;
 import io.kubeloop.apiserver.internal.storage.Preconditions;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.clock.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,7 +50,9 @@ public final class ObjectLifecycle implements AutoCloseable {
 
     /** Starts the background controller on {@code store}; {@link #close()} stops it. */
     public static ObjectLifecycle start(Store store, Clock clock, Supplier<ResourceRegistry> registry) {
-        return new ObjectLifecycle(Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"),
+        return new ObjectLifecycle(
+                Objects.requireNonNull(store, "store"),
+                Objects.requireNonNull(clock, "clock"),
                 Objects.requireNonNull(registry, "registry"));
     }
 
@@ -109,9 +111,14 @@ public final class ObjectLifecycle implements AutoCloseable {
             List<String> added = new ArrayList<>(Meta.finalizers(next));
             added.removeAll(Meta.finalizers(current));
             if (!added.isEmpty()) {
-                throw new LifecycleException(Statuses.invalid(type.group(), type.kind(),
-                        currentMeta.path("name").asString(""), List.of(new Statuses.FieldError("Forbidden",
-                                "metadata.finalizers", "no new finalizers can be added if the object is being "
+                throw new LifecycleException(Statuses.invalid(
+                        type.group(),
+                        type.kind(),
+                        currentMeta.path("name").asString(""),
+                        List.of(new Statuses.FieldError(
+                                "Forbidden",
+                                "metadata.finalizers",
+                                "no new finalizers can be added if the object is being "
                                         + "deleted, found new finalizers " + goStrings(added)))));
             }
         }
@@ -164,14 +171,18 @@ public final class ObjectLifecycle implements AutoCloseable {
             cause.setReason("NamespaceTerminating");
             cause.setMessage("namespace " + namespace + " is being terminated");
             cause.setField("metadata.namespace");
-            throw new LifecycleException(forbidden(type, name, "unable to create new content in namespace "
-                    + namespace + " because it is being terminated", cause));
+            throw new LifecycleException(forbidden(
+                    type,
+                    name,
+                    "unable to create new content in namespace " + namespace + " because it is being terminated",
+                    cause));
         }
     }
 
     private static Status forbidden(ResourceType type, String name, String why, StatusCause cause) {
-        Status status = Statuses.failure(StatusReason.Forbidden, Statuses.qualified(type.group(), type.plural())
-                + " \"" + name + "\" is forbidden: " + why);
+        Status status = Statuses.failure(
+                StatusReason.Forbidden,
+                Statuses.qualified(type.group(), type.plural()) + " \"" + name + "\" is forbidden: " + why);
         StatusDetails details = new StatusDetails();
         details.setName(name);
         details.setGroup(type.group());

@@ -33,7 +33,9 @@ final class OwnerIndex {
                 }
             }
             for (String uid : ownerUids) {
-                dependents.computeIfAbsent(uid, u -> ConcurrentHashMap.newKeySet()).add(k);
+                dependents
+                        .computeIfAbsent(uid, u -> ConcurrentHashMap.newKeySet())
+                        .add(k);
             }
             return ownerUids.isEmpty() ? null : List.copyOf(ownerUids);
         });
@@ -52,7 +54,8 @@ final class OwnerIndex {
 
     /** The keys of one resource that the index holds, for pruning after a relist. */
     List<StorageKey> keysOf(String group, String resource) {
-        return owners.keySet().stream().filter(k -> k.group().equals(group) && k.resource().equals(resource))
+        return owners.keySet().stream()
+                .filter(k -> k.group().equals(group) && k.resource().equals(resource))
                 .toList();
     }
 }

@@ -123,7 +123,11 @@ final class BuiltinSchemas {
 
     static final SchemaType PERSISTENT_VOLUME_CLAIM_SPEC = SchemaType.struct("PersistentVolumeClaimSpec")
             .atomicObject("selector", LABEL_SELECTOR)
-            .object("resources", SchemaType.struct("VolumeResourceRequirements").stringMap("limits").stringMap("requests"))
+            .object(
+                    "resources",
+                    SchemaType.struct("VolumeResourceRequirements")
+                            .stringMap("limits")
+                            .stringMap("requests"))
             .atomicObject("dataSource", SchemaType.struct("TypedLocalObjectReference"))
             .object("dataSourceRef", SchemaType.struct("TypedObjectReference"));
 
@@ -151,22 +155,30 @@ final class BuiltinSchemas {
             .object("downwardAPI", SchemaType.struct("DownwardAPIVolumeSource"))
             .object("nfs", SchemaType.struct("NFSVolumeSource"))
             .object("image", SchemaType.struct("ImageVolumeSource"))
-            .object("csi", SchemaType.struct("CSIVolumeSource")
-                    .stringMap("volumeAttributes")
-                    .object("nodePublishSecretRef", LOCAL_OBJECT_REFERENCE))
-            .object("ephemeral", SchemaType.struct("EphemeralVolumeSource")
-                    .object("volumeClaimTemplate", SchemaType.struct("PersistentVolumeClaimTemplate")
-                            .object("metadata", OBJECT_META)
-                            .object("spec", PERSISTENT_VOLUME_CLAIM_SPEC)));
+            .object(
+                    "csi",
+                    SchemaType.struct("CSIVolumeSource")
+                            .stringMap("volumeAttributes")
+                            .object("nodePublishSecretRef", LOCAL_OBJECT_REFERENCE))
+            .object(
+                    "ephemeral",
+                    SchemaType.struct("EphemeralVolumeSource")
+                            .object(
+                                    "volumeClaimTemplate",
+                                    SchemaType.struct("PersistentVolumeClaimTemplate")
+                                            .object("metadata", OBJECT_META)
+                                            .object("spec", PERSISTENT_VOLUME_CLAIM_SPEC)));
 
     // ---- core/v1: pods -------------------------------------------------------------------------------------
 
-    static final SchemaType NODE_SELECTOR = SchemaType.struct("NodeSelector")
-            .atomicList("nodeSelectorTerms", SchemaType.struct("NodeSelectorTerm"));
+    static final SchemaType NODE_SELECTOR =
+            SchemaType.struct("NodeSelector").atomicList("nodeSelectorTerms", SchemaType.struct("NodeSelectorTerm"));
 
     static final SchemaType AFFINITY = SchemaType.struct("Affinity")
-            .object("nodeAffinity", SchemaType.struct("NodeAffinity")
-                    .atomicObject("requiredDuringSchedulingIgnoredDuringExecution", NODE_SELECTOR))
+            .object(
+                    "nodeAffinity",
+                    SchemaType.struct("NodeAffinity")
+                            .atomicObject("requiredDuringSchedulingIgnoredDuringExecution", NODE_SELECTOR))
             .object("podAffinity", SchemaType.struct("PodAffinity"))
             .object("podAntiAffinity", SchemaType.struct("PodAntiAffinity"));
 
@@ -176,8 +188,8 @@ final class BuiltinSchemas {
             .object("seccompProfile", SECCOMP_PROFILE)
             .object("appArmorProfile", APP_ARMOR_PROFILE);
 
-    static final SchemaType TOPOLOGY_SPREAD_CONSTRAINT = SchemaType.struct("TopologySpreadConstraint")
-            .atomicObject("labelSelector", LABEL_SELECTOR);
+    static final SchemaType TOPOLOGY_SPREAD_CONSTRAINT =
+            SchemaType.struct("TopologySpreadConstraint").atomicObject("labelSelector", LABEL_SELECTOR);
 
     static final SchemaType POD_SPEC = SchemaType.struct("PodSpec")
             .mergeList("volumes", "name", VOLUME)
@@ -194,8 +206,12 @@ final class BuiltinSchemas {
             .object("dnsConfig", SchemaType.struct("PodDNSConfig"))
             .atomicList("readinessGates", SchemaType.struct("PodReadinessGate"))
             .stringMap("overhead")
-            .mergeList("topologySpreadConstraints", "topologyKey", TOPOLOGY_SPREAD_CONSTRAINT,
-                    "topologyKey", "whenUnsatisfiable")
+            .mergeList(
+                    "topologySpreadConstraints",
+                    "topologyKey",
+                    TOPOLOGY_SPREAD_CONSTRAINT,
+                    "topologyKey",
+                    "whenUnsatisfiable")
             .object("os", SchemaType.struct("PodOS"))
             .mergeList("schedulingGates", "name", SchemaType.struct("PodSchedulingGate"))
             .mergeList("resourceClaims", "name", SchemaType.struct("PodResourceClaim"))
@@ -212,9 +228,8 @@ final class BuiltinSchemas {
             .mergeList("resourceClaimStatuses", "name", SchemaType.struct("PodResourceClaimStatus"))
             .modify("resourceClaimStatuses", FieldMeta::withRetainKeys);
 
-    static final SchemaType POD_TEMPLATE_SPEC = SchemaType.struct("PodTemplateSpec")
-            .object("metadata", OBJECT_META)
-            .object("spec", POD_SPEC);
+    static final SchemaType POD_TEMPLATE_SPEC =
+            SchemaType.struct("PodTemplateSpec").object("metadata", OBJECT_META).object("spec", POD_SPEC);
 
     // ---- kinds ---------------------------------------------------------------------------------------------
 
@@ -225,35 +240,42 @@ final class BuiltinSchemas {
     static final SchemaType POD = kind("Pod").object("spec", POD_SPEC).object("status", POD_STATUS);
 
     static final SchemaType NODE = kind("Node")
-            .object("spec", SchemaType.struct("NodeSpec")
-                    .set("podCIDRs", true)
-                    .atomicList("taints", SchemaType.struct("Taint"))
-                    .object("configSource", SchemaType.struct("NodeConfigSource")))
-            .object("status", SchemaType.struct("NodeStatus")
-                    .stringMap("capacity")
-                    .stringMap("allocatable")
-                    .mergeList("conditions", "type", SchemaType.struct("NodeCondition"))
-                    .mergeListAtomic("addresses", "type", SchemaType.struct("NodeAddress"))
-                    .object("daemonEndpoints", SchemaType.struct("NodeDaemonEndpoints"))
-                    .object("nodeInfo", SchemaType.struct("NodeSystemInfo"))
-                    .atomicList("images", SchemaType.struct("ContainerImage"))
-                    .atomicList("volumesAttached", SchemaType.struct("AttachedVolume"))
-                    .object("config", SchemaType.struct("NodeConfigStatus"))
-                    .atomicList("runtimeHandlers", SchemaType.struct("NodeRuntimeHandler"))
-                    .object("features", SchemaType.struct("NodeFeatures")));
+            .object(
+                    "spec",
+                    SchemaType.struct("NodeSpec")
+                            .set("podCIDRs", true)
+                            .atomicList("taints", SchemaType.struct("Taint"))
+                            .object("configSource", SchemaType.struct("NodeConfigSource")))
+            .object(
+                    "status",
+                    SchemaType.struct("NodeStatus")
+                            .stringMap("capacity")
+                            .stringMap("allocatable")
+                            .mergeList("conditions", "type", SchemaType.struct("NodeCondition"))
+                            .mergeListAtomic("addresses", "type", SchemaType.struct("NodeAddress"))
+                            .object("daemonEndpoints", SchemaType.struct("NodeDaemonEndpoints"))
+                            .object("nodeInfo", SchemaType.struct("NodeSystemInfo"))
+                            .atomicList("images", SchemaType.struct("ContainerImage"))
+                            .atomicList("volumesAttached", SchemaType.struct("AttachedVolume"))
+                            .object("config", SchemaType.struct("NodeConfigStatus"))
+                            .atomicList("runtimeHandlers", SchemaType.struct("NodeRuntimeHandler"))
+                            .object("features", SchemaType.struct("NodeFeatures")));
 
     static final SchemaType SERVICE = kind("Service")
-            .object("spec", SchemaType.struct("ServiceSpec")
-                    .mergeList("ports", "port", SchemaType.struct("ServicePort"), "port", "protocol")
-                    .modify("ports", m -> m.withKeyDefault("protocol", JsonValues.NODES.stringNode("TCP")))
-                    .atomicObject("selector", SchemaType.mapOf("selector", FieldMeta.DEDUCED))
-                    .object("sessionAffinityConfig", SchemaType.struct("SessionAffinityConfig")))
-            .object("status", SchemaType.struct("ServiceStatus")
-                    .object("loadBalancer", SchemaType.struct("LoadBalancerStatus"))
-                    .mergeList("conditions", "type", CONDITION));
+            .object(
+                    "spec",
+                    SchemaType.struct("ServiceSpec")
+                            .mergeList("ports", "port", SchemaType.struct("ServicePort"), "port", "protocol")
+                            .modify("ports", m -> m.withKeyDefault("protocol", JsonValues.NODES.stringNode("TCP")))
+                            .atomicObject("selector", SchemaType.mapOf("selector", FieldMeta.DEDUCED))
+                            .object("sessionAffinityConfig", SchemaType.struct("SessionAffinityConfig")))
+            .object(
+                    "status",
+                    SchemaType.struct("ServiceStatus")
+                            .object("loadBalancer", SchemaType.struct("LoadBalancerStatus"))
+                            .mergeList("conditions", "type", CONDITION));
 
-    static final SchemaType ENDPOINTS = kind("Endpoints")
-            .atomicList("subsets", SchemaType.struct("EndpointSubset"));
+    static final SchemaType ENDPOINTS = kind("Endpoints").atomicList("subsets", SchemaType.struct("EndpointSubset"));
 
     static final SchemaType CONFIG_MAP = kind("ConfigMap").stringMap("data").stringMap("binaryData");
 
@@ -265,8 +287,10 @@ final class BuiltinSchemas {
 
     static final SchemaType NAMESPACE = kind("Namespace")
             .object("spec", SchemaType.struct("NamespaceSpec"))
-            .object("status", SchemaType.struct("NamespaceStatus")
-                    .mergeList("conditions", "type", SchemaType.struct("NamespaceCondition")));
+            .object(
+                    "status",
+                    SchemaType.struct("NamespaceStatus")
+                            .mergeList("conditions", "type", SchemaType.struct("NamespaceCondition")));
 
     static final SchemaType CORE_EVENT = kind("Event")
             .object("involvedObject", SchemaType.struct("ObjectReference"))
@@ -275,42 +299,60 @@ final class BuiltinSchemas {
             .object("related", SchemaType.struct("ObjectReference"));
 
     private static SchemaType workloadStatus(String name) {
-        return SchemaType.struct(name).mergeList("conditions", "type", SchemaType.struct(name.replace("Status", "Condition")));
+        return SchemaType.struct(name)
+                .mergeList("conditions", "type", SchemaType.struct(name.replace("Status", "Condition")));
     }
 
     static final SchemaType DEPLOYMENT = kind("Deployment")
-            .object("spec", SchemaType.struct("DeploymentSpec")
-                    .atomicObject("selector", LABEL_SELECTOR)
-                    .object("template", POD_TEMPLATE_SPEC)
-                    .object("strategy", SchemaType.struct("DeploymentStrategy")
-                            .object("rollingUpdate", SchemaType.struct("RollingUpdateDeployment")))
-                    .modify("strategy", FieldMeta::withRetainKeys))
+            .object(
+                    "spec",
+                    SchemaType.struct("DeploymentSpec")
+                            .atomicObject("selector", LABEL_SELECTOR)
+                            .object("template", POD_TEMPLATE_SPEC)
+                            .object(
+                                    "strategy",
+                                    SchemaType.struct("DeploymentStrategy")
+                                            .object("rollingUpdate", SchemaType.struct("RollingUpdateDeployment")))
+                            .modify("strategy", FieldMeta::withRetainKeys))
             .object("status", workloadStatus("DeploymentStatus"));
 
     static final SchemaType REPLICA_SET = kind("ReplicaSet")
-            .object("spec", SchemaType.struct("ReplicaSetSpec")
-                    .atomicObject("selector", LABEL_SELECTOR)
-                    .object("template", POD_TEMPLATE_SPEC))
+            .object(
+                    "spec",
+                    SchemaType.struct("ReplicaSetSpec")
+                            .atomicObject("selector", LABEL_SELECTOR)
+                            .object("template", POD_TEMPLATE_SPEC))
             .object("status", workloadStatus("ReplicaSetStatus"));
 
     static final SchemaType STATEFUL_SET = kind("StatefulSet")
-            .object("spec", SchemaType.struct("StatefulSetSpec")
-                    .atomicObject("selector", LABEL_SELECTOR)
-                    .object("template", POD_TEMPLATE_SPEC)
-                    .atomicList("volumeClaimTemplates", PERSISTENT_VOLUME_CLAIM)
-                    .object("updateStrategy", SchemaType.struct("StatefulSetUpdateStrategy")
-                            .object("rollingUpdate", SchemaType.struct("RollingUpdateStatefulSetStrategy")))
-                    .object("persistentVolumeClaimRetentionPolicy",
-                            SchemaType.struct("StatefulSetPersistentVolumeClaimRetentionPolicy"))
-                    .object("ordinals", SchemaType.struct("StatefulSetOrdinals")))
+            .object(
+                    "spec",
+                    SchemaType.struct("StatefulSetSpec")
+                            .atomicObject("selector", LABEL_SELECTOR)
+                            .object("template", POD_TEMPLATE_SPEC)
+                            .atomicList("volumeClaimTemplates", PERSISTENT_VOLUME_CLAIM)
+                            .object(
+                                    "updateStrategy",
+                                    SchemaType.struct("StatefulSetUpdateStrategy")
+                                            .object(
+                                                    "rollingUpdate",
+                                                    SchemaType.struct("RollingUpdateStatefulSetStrategy")))
+                            .object(
+                                    "persistentVolumeClaimRetentionPolicy",
+                                    SchemaType.struct("StatefulSetPersistentVolumeClaimRetentionPolicy"))
+                            .object("ordinals", SchemaType.struct("StatefulSetOrdinals")))
             .object("status", workloadStatus("StatefulSetStatus"));
 
     static final SchemaType DAEMON_SET = kind("DaemonSet")
-            .object("spec", SchemaType.struct("DaemonSetSpec")
-                    .atomicObject("selector", LABEL_SELECTOR)
-                    .object("template", POD_TEMPLATE_SPEC)
-                    .object("updateStrategy", SchemaType.struct("DaemonSetUpdateStrategy")
-                            .object("rollingUpdate", SchemaType.struct("RollingUpdateDaemonSet"))))
+            .object(
+                    "spec",
+                    SchemaType.struct("DaemonSetSpec")
+                            .atomicObject("selector", LABEL_SELECTOR)
+                            .object("template", POD_TEMPLATE_SPEC)
+                            .object(
+                                    "updateStrategy",
+                                    SchemaType.struct("DaemonSetUpdateStrategy")
+                                            .object("rollingUpdate", SchemaType.struct("RollingUpdateDaemonSet"))))
             .object("status", workloadStatus("DaemonSetStatus"));
 
     static final SchemaType LEASE = kind("Lease").object("spec", SchemaType.struct("LeaseSpec"));

@@ -56,7 +56,8 @@ final class ElementOrder {
     /** The merge key value of a list item, failing as upstream does when it is not a map or lacks the key. */
     static JsonNode mergeKeyOf(JsonNode item, String mergeKey) {
         if (!item.isObject()) {
-            throw PatchException.unknown("expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
+            throw PatchException.unknown(
+                    "expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
         }
         JsonNode key = item.get(mergeKey);
         if (key == null) {
@@ -66,15 +67,21 @@ final class ElementOrder {
     }
 
     static PatchException noMergeKey(JsonNode item, String mergeKey) {
-        return PatchException.unknown("map: " + JsonValues.go(item) + " does not contain declared merge key: " + mergeKey);
+        return PatchException.unknown(
+                "map: " + JsonValues.go(item) + " does not contain declared merge key: " + mergeKey);
     }
 
     /**
      * Sorts {@code patch} by {@code patchOrder} and {@code serverOnly} by {@code serverOrder}, then interleaves
      * them ({@code normalizeElementOrder}).
      */
-    static List<JsonNode> normalize(List<JsonNode> patch, List<JsonNode> serverOnly, List<JsonNode> patchOrder,
-            List<JsonNode> serverOrder, String mergeKey, boolean maps) {
+    static List<JsonNode> normalize(
+            List<JsonNode> patch,
+            List<JsonNode> serverOnly,
+            List<JsonNode> patchOrder,
+            List<JsonNode> serverOrder,
+            String mergeKey,
+            boolean maps) {
         List<JsonNode> sortedPatch = sortBy(patch, patchOrder, mergeKey, maps);
         List<JsonNode> sortedServer = sortBy(serverOnly, serverOrder, mergeKey, maps);
         return mergeSorted(sortedServer, sortedPatch, serverOrder, mergeKey, maps);
@@ -98,7 +105,8 @@ final class ElementOrder {
             }
             for (JsonNode item : toSort) {
                 JsonNode directive = item.get(StrategicMergePatch.DIRECTIVE);
-                boolean delete = directive != null && directive.isString()
+                boolean delete = directive != null
+                        && directive.isString()
                         && directive.stringValue().equals(StrategicMergePatch.DELETE);
                 (delete ? deletes : keep).add(item);
             }
@@ -149,8 +157,8 @@ final class ElementOrder {
      * {@code mergeSortedSlice}: interleaves two sorted, disjoint runs, taking from {@code left} (server-only
      * items) while its head precedes the head of {@code right} (patch items) in {@code serverOrder}.
      */
-    static List<JsonNode> mergeSorted(List<JsonNode> left, List<JsonNode> right, List<JsonNode> serverOrder,
-            String mergeKey, boolean maps) {
+    static List<JsonNode> mergeSorted(
+            List<JsonNode> left, List<JsonNode> right, List<JsonNode> serverOrder, String mergeKey, boolean maps) {
         List<JsonNode> out = new ArrayList<>(left.size() + right.size());
         int i = 0;
         int j = 0;

@@ -55,7 +55,8 @@ record FieldMeta(
     }
 
     FieldMeta withAtomic() {
-        return new FieldMeta(type, smpMerge, smpReplace, retainKeys, mergeKey, listType, listMapKeys, keyDefaults, true);
+        return new FieldMeta(
+                type, smpMerge, smpReplace, retainKeys, mergeKey, listType, listMapKeys, keyDefaults, true);
     }
 
     FieldMeta withRetainKeys() {

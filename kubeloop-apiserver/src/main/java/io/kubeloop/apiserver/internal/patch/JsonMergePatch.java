@@ -44,7 +44,8 @@ public final class JsonMergePatch {
                 result.remove(key);
             } else if (value.isObject()) {
                 JsonNode existing = result.get(key);
-                ObjectNode child = existing != null && existing.isObject() ? (ObjectNode) existing : JsonValues.object();
+                ObjectNode child =
+                        existing != null && existing.isObject() ? (ObjectNode) existing : JsonValues.object();
                 mergeInto(child, value);
                 result.set(key, child);
             } else {

@@ -42,18 +42,18 @@ public final class JsonPatch {
      */
     public static JsonNode apply(JsonNode target, JsonNode patch) {
         if (patch == null || !patch.isArray()) {
-            throw PatchException.badRequest("json: cannot unmarshal " + jsonKind(patch)
-                    + " into Go value of type jsonpatch.Patch");
+            throw PatchException.badRequest(
+                    "json: cannot unmarshal " + jsonKind(patch) + " into Go value of type jsonpatch.Patch");
         }
         for (JsonNode op : patch.values()) {
             if (!op.isObject() && !op.isNull()) {
-                throw PatchException.badRequest("json: cannot unmarshal " + jsonKind(op)
-                        + " into Go value of type jsonpatch.Operation");
+                throw PatchException.badRequest(
+                        "json: cannot unmarshal " + jsonKind(op) + " into Go value of type jsonpatch.Operation");
             }
         }
         if (patch.size() > MAX_OPERATIONS) {
-            throw PatchException.badRequest("The allowed maximum operations in a JSON patch is " + MAX_OPERATIONS
-                    + ", got " + patch.size());
+            throw PatchException.badRequest(
+                    "The allowed maximum operations in a JSON patch is " + MAX_OPERATIONS + ", got " + patch.size());
         }
         JsonNode doc = target == null ? JsonValues.NODES.nullNode() : target.deepCopy();
         for (JsonNode op : patch.values()) {
@@ -98,13 +98,13 @@ public final class JsonPatch {
     private static Pointer path(JsonNode op, String kind, String member) {
         JsonNode node = op.get(member);
         if (node == null || !node.isString()) {
-            throw PatchException.invalid(kind + " operation failed to decode " + member + ": operation missing "
-                    + member + " field");
+            throw PatchException.invalid(
+                    kind + " operation failed to decode " + member + ": operation missing " + member + " field");
         }
         Pointer pointer = Pointer.parse(node.stringValue());
         if (pointer == null) {
-            throw PatchException.invalid(kind + " operation failed to decode " + member + ": invalid JSON pointer "
-                    + node.stringValue());
+            throw PatchException.invalid(
+                    kind + " operation failed to decode " + member + ": invalid JSON pointer " + node.stringValue());
         }
         return pointer;
     }
@@ -166,7 +166,8 @@ public final class JsonPatch {
 
     private static JsonNode remove(JsonNode doc, Pointer path) {
         if (path.isRoot()) {
-            throw PatchException.invalid("error in remove for path: '': Unable to remove nonexistent key: : missing value");
+            throw PatchException.invalid(
+                    "error in remove for path: '': Unable to remove nonexistent key: : missing value");
         }
         JsonNode parent = container(doc, path);
         if (parent == null) {
@@ -222,8 +223,8 @@ public final class JsonPatch {
             throw PatchException.invalid("move operation does not apply: doc is missing from path: " + from);
         }
         if (from.isProperPrefixOf(path)) {
-            throw PatchException.invalid("move operation does not apply: from path " + from
-                    + " is a proper prefix of path " + path);
+            throw PatchException.invalid(
+                    "move operation does not apply: from path " + from + " is a proper prefix of path " + path);
         }
         if (from.tokens().equals(path.tokens())) {
             return doc;

@@ -89,8 +89,8 @@ public final class ManagedFields {
         for (int i = 0; i < fieldManager.length(); ) {
             int cp = fieldManager.codePointAt(i);
             if (!isPrint(cp)) {
-                return String.format("Invalid value: \"%s\": invalid character U+%04X (at position %d)",
-                        fieldManager, cp, i);
+                return String.format(
+                        "Invalid value: \"%s\": invalid character U+%04X (at position %d)", fieldManager, cp, i);
             }
             i += Character.charCount(cp);
         }
@@ -103,8 +103,13 @@ public final class ManagedFields {
             return true;
         }
         return switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE,
-                    Character.UNASSIGNED, Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR,
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.SURROGATE,
+                    Character.PRIVATE_USE,
+                    Character.UNASSIGNED,
+                    Character.SPACE_SEPARATOR,
+                    Character.LINE_SEPARATOR,
                     Character.PARAGRAPH_SEPARATOR -> false;
             default -> true;
         };
@@ -122,8 +127,14 @@ public final class ManagedFields {
      * @param schema the kind's schema ({@link PatchSchema#none()} for custom resources)
      * @param now the time recorded in the entry (truncated to seconds)
      */
-    public static void recordUpdate(JsonNode live, ObjectNode next, String manager, String apiVersion,
-            String subresource, PatchSchema schema, Instant now) {
+    public static void recordUpdate(
+            JsonNode live,
+            ObjectNode next,
+            String manager,
+            String apiVersion,
+            String subresource,
+            PatchSchema schema,
+            Instant now) {
         JsonNode nm = next.get("metadata");
         ObjectNode nextMeta;
         if (nm instanceof ObjectNode o) {
@@ -139,8 +150,13 @@ public final class ManagedFields {
 
         Comparison diff = new Comparison();
         try {
-            compare(live == null ? JsonValues.object() : live, next, FieldMeta.plain(schema.root()), new ArrayList<>(),
-                    false, diff);
+            compare(
+                    live == null ? JsonValues.object() : live,
+                    next,
+                    FieldMeta.plain(schema.root()),
+                    new ArrayList<>(),
+                    false,
+                    diff);
         } catch (PatchException e) {
             return; // kube-apiserver: "[SHOULD NOT HAPPEN] failed to update managedFields" and they are dropped
         }
@@ -236,8 +252,8 @@ public final class ManagedFields {
      * structured-merge-diff's {@code compareWalker}: {@code lhs} and {@code rhs} are {@code null} when absent
      * (a JSON {@code null} is a present value). {@code metadata.managedFields} is not compared.
      */
-    static void compare(JsonNode lhs, JsonNode rhs, FieldMeta meta, List<FieldPath> path, boolean listItem,
-            Comparison c) {
+    static void compare(
+            JsonNode lhs, JsonNode rhs, FieldMeta meta, List<FieldPath> path, boolean listItem, Comparison c) {
         if (isObjectOrAbsent(lhs) && isObjectOrAbsent(rhs) && !meta.atomic()) {
             if (isEmpty(lhs) && isEmpty(rhs)) {
                 leaf(lhs, rhs, path, c);
@@ -250,15 +266,22 @@ public final class ManagedFields {
             if (rhs != null) {
                 rhs.propertyNames().forEach(k -> keys.put(k, true));
             }
-            boolean metadata = path.size() == 1 && path.get(0).isField() && path.get(0).fieldName().equals("metadata");
+            boolean metadata = path.size() == 1
+                    && path.get(0).isField()
+                    && path.get(0).fieldName().equals("metadata");
             SchemaType type = meta.type();
             for (String k : keys.keySet()) {
                 if (metadata && k.equals("managedFields")) {
                     continue;
                 }
                 path.add(FieldPath.field(k));
-                compare(lhs == null ? null : lhs.get(k), rhs == null ? null : rhs.get(k), type.field(k), path,
-                        false, c);
+                compare(
+                        lhs == null ? null : lhs.get(k),
+                        rhs == null ? null : rhs.get(k),
+                        type.field(k),
+                        path,
+                        false,
+                        c);
                 path.remove(path.size() - 1);
             }
             boolean struct = type.isStruct() && !listItem;

@@ -40,7 +40,8 @@ public final class PatchSchema {
      * @param kind the kind, e.g. {@code Deployment}
      */
     public static PatchSchema forKind(String group, String version, String kind) {
-        String key = (group == null ? "" : group) + "/" + Objects.requireNonNull(version) + "/" + Objects.requireNonNull(kind);
+        String key = (group == null ? "" : group) + "/" + Objects.requireNonNull(version) + "/"
+                + Objects.requireNonNull(kind);
         SchemaType root = BuiltinSchemas.BY_GVK.get(key);
         return root == null ? NONE : new PatchSchema(key, root, true);
     }

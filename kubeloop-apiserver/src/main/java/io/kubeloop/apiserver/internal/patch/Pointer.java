@@ -67,7 +67,8 @@ record Pointer(String text, List<String> tokens) {
 
     /** True if this pointer is a proper prefix of {@code other} (names an ancestor of what it names). */
     boolean isProperPrefixOf(Pointer other) {
-        return other.tokens.size() > tokens.size() && other.tokens.subList(0, tokens.size()).equals(tokens);
+        return other.tokens.size() > tokens.size()
+                && other.tokens.subList(0, tokens.size()).equals(tokens);
     }
 
     /**

@@ -97,22 +97,32 @@ final class SchemaType {
      */
     SchemaType mergeList(String field, String key, SchemaType elements, String... listMapKeys) {
         List<String> keys = listMapKeys.length == 0 ? List.of(key) : List.of(listMapKeys);
-        return with(field, new FieldMeta(elements, true, false, false, key, FieldMeta.ListType.MAP, keys, Map.of(), false));
+        return with(
+                field, new FieldMeta(elements, true, false, false, key, FieldMeta.ListType.MAP, keys, Map.of(), false));
     }
 
     /** {@code patchStrategy=merge patchMergeKey=key} but {@code listType=atomic} (e.g. {@code hostIPs}). */
     SchemaType mergeListAtomic(String field, String key, SchemaType elements) {
-        return with(field, new FieldMeta(elements, true, false, false, key, FieldMeta.ListType.ATOMIC, List.of(), Map.of(), false));
+        return with(
+                field,
+                new FieldMeta(
+                        elements, true, false, false, key, FieldMeta.ListType.ATOMIC, List.of(), Map.of(), false));
     }
 
     /** {@code listType=map} without a patch strategy: SMP replaces it, SSA merges it by {@code keys}. */
     SchemaType mapList(String field, SchemaType elements, String... keys) {
-        return with(field, new FieldMeta(elements, false, false, false, null, FieldMeta.ListType.MAP, List.of(keys), Map.of(), false));
+        return with(
+                field,
+                new FieldMeta(
+                        elements, false, false, false, null, FieldMeta.ListType.MAP, List.of(keys), Map.of(), false));
     }
 
     /** {@code listType=set}; SMP merges it (deduplicating) only if {@code smpMerge}. */
     SchemaType set(String field, boolean smpMerge) {
-        return with(field, new FieldMeta(DEDUCED, smpMerge, false, false, null, FieldMeta.ListType.SET, List.of(), Map.of(), false));
+        return with(
+                field,
+                new FieldMeta(
+                        DEDUCED, smpMerge, false, false, null, FieldMeta.ListType.SET, List.of(), Map.of(), false));
     }
 
     /** Replaces the description of an already declared field. */

@@ -73,9 +73,11 @@ public final class ServerSideApply {
      * @throws PatchException 422 without a field manager or with a keyed list item missing its key, 400 if the
      *     configuration is not an object or sets {@code metadata.managedFields}
      */
-    public static JsonNode apply(JsonNode current, JsonNode applied, String fieldManager, PatchSchema schema, Instant now) {
+    public static JsonNode apply(
+            JsonNode current, JsonNode applied, String fieldManager, PatchSchema schema, Instant now) {
         if (fieldManager == null || fieldManager.isEmpty()) {
-            throw new PatchException(PatchException.Kind.INVALID,
+            throw new PatchException(
+                    PatchException.Kind.INVALID,
                     "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch",
                     "fieldManager: Required value: is required for apply patch");
         }
@@ -165,7 +167,8 @@ public final class ServerSideApply {
     }
 
     private static boolean isOwnApplyEntry(JsonNode entry, String fieldManager) {
-        return fieldManager.equals(text(entry, "manager")) && "Apply".equals(text(entry, "operation"))
+        return fieldManager.equals(text(entry, "manager"))
+                && "Apply".equals(text(entry, "operation"))
                 && text(entry, "subresource").isEmpty();
     }
 
@@ -235,7 +238,8 @@ public final class ServerSideApply {
                         JsonNode item = value.get(i);
                         FieldPath pe = keyOf(item, meta, path, i);
                         if (!seen.add(pe)) {
-                            throw PatchException.invalid(render(path) + ": duplicate entries for key " + pe.text().substring(2));
+                            throw PatchException.invalid(render(path) + ": duplicate entries for key "
+                                    + pe.text().substring(2));
                         }
                         path.add(pe);
                         collect(item, FieldMeta.plain(meta.type()), path, set);
@@ -251,7 +255,8 @@ public final class ServerSideApply {
 
     static FieldPath keyOf(JsonNode item, FieldMeta meta, List<FieldPath> path, int index) {
         if (!item.isObject()) {
-            throw PatchException.invalid(render(path) + ": element " + index + ": associative list with keys has an element that is not a map");
+            throw PatchException.invalid(render(path) + ": element " + index
+                    + ": associative list with keys has an element that is not a map");
         }
         ObjectNode key = JsonValues.object();
         for (String k : meta.listMapKeys()) {
@@ -291,7 +296,8 @@ public final class ServerSideApply {
             ObjectNode out = (ObjectNode) lhs;
             for (Map.Entry<String, JsonNode> e : rhs.properties()) {
                 path.add(FieldPath.field(e.getKey()));
-                JsonNode v = merge(out.get(e.getKey()), e.getValue(), meta.type().field(e.getKey()), path);
+                JsonNode v =
+                        merge(out.get(e.getKey()), e.getValue(), meta.type().field(e.getKey()), path);
                 path.remove(path.size() - 1);
                 if (v == null) {
                     out.remove(e.getKey());
@@ -348,7 +354,8 @@ public final class ServerSideApply {
         for (int i = 0; i < rhs.size(); i++) {
             FieldPath pe = element(rhs.get(i), meta, path, i);
             if (observedRhs.putIfAbsent(pe, rhs.get(i)) != null) {
-                throw PatchException.invalid(render(path) + ": duplicate entries for key " + pe.text().substring(2));
+                throw PatchException.invalid(render(path) + ": duplicate entries for key "
+                        + pe.text().substring(2));
             }
             rhsPEs.add(pe);
         }
@@ -404,8 +411,8 @@ public final class ServerSideApply {
         return out;
     }
 
-    private static void addItem(ArrayNode out, JsonNode live, JsonNode applied, FieldMeta meta, List<FieldPath> path,
-            FieldPath pe) {
+    private static void addItem(
+            ArrayNode out, JsonNode live, JsonNode applied, FieldMeta meta, List<FieldPath> path, FieldPath pe) {
         if (meta.listType() == FieldMeta.ListType.SET) {
             out.add(applied.deepCopy());
             return;
@@ -460,8 +467,12 @@ public final class ServerSideApply {
                     }
                 }
             }
-            if (i == 0 || !parent.isEmpty() || !parent.isObject() || i == 1 && path.get(0).isField()
-                    && path.get(0).fieldName().equals("metadata")) {
+            if (i == 0
+                    || !parent.isEmpty()
+                    || !parent.isObject()
+                    || i == 1
+                            && path.get(0).isField()
+                            && path.get(0).fieldName().equals("metadata")) {
                 return;
             }
         }

@@ -54,8 +54,9 @@ public final class StrategicMergePatch {
     static final String DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList";
     static final String SET_ELEMENT_ORDER = "$setElementOrder";
 
-    static final String UNSUPPORTED = "the body of the request was in an unknown format - accepted media types include: "
-            + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
+    static final String UNSUPPORTED =
+            "the body of the request was in an unknown format - accepted media types include: "
+                    + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
 
     private StrategicMergePatch() {}
 
@@ -73,10 +74,11 @@ public final class StrategicMergePatch {
             throw PatchException.unsupportedMediaType(UNSUPPORTED);
         }
         if (patch == null || !patch.isObject()) {
-            throw PatchException.badRequest("json: cannot unmarshal " + kindName(patch)
-                    + " into Go value of type map[string]interface {}");
+            throw PatchException.badRequest(
+                    "json: cannot unmarshal " + kindName(patch) + " into Go value of type map[string]interface {}");
         }
-        ObjectNode target = original != null && original.isObject() ? (ObjectNode) original.deepCopy() : JsonValues.object();
+        ObjectNode target =
+                original != null && original.isObject() ? (ObjectNode) original.deepCopy() : JsonValues.object();
         return mergeMap(target, entries(patch), schema.root());
     }
 
@@ -127,7 +129,8 @@ public final class StrategicMergePatch {
             if (isString(directive, DELETE)) {
                 return JsonValues.object();
             }
-            throw PatchException.unknown("unknown patch type: " + JsonValues.go(directive) + " in map: " + goMap(patch));
+            throw PatchException.unknown(
+                    "unknown patch type: " + JsonValues.go(directive) + " in map: " + goMap(patch));
         }
 
         applyRetainKeys(original, patch);
@@ -182,7 +185,9 @@ public final class StrategicMergePatch {
     }
 
     private static boolean isDirectiveKey(String key) {
-        return key.equals(DIRECTIVE) || key.equals(RETAIN_KEYS) || key.startsWith(SET_ELEMENT_ORDER + "/")
+        return key.equals(DIRECTIVE)
+                || key.equals(RETAIN_KEYS)
+                || key.startsWith(SET_ELEMENT_ORDER + "/")
                 || key.startsWith(DELETE_FROM_PRIMITIVE_LIST + "/");
     }
 
@@ -279,7 +284,8 @@ public final class StrategicMergePatch {
             }
             JsonNode order = patch.remove(directiveKey);
             if (!order.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(order));
+                throw PatchException.unknown(
+                        "expected a []interface {}, but received a " + JsonValues.goTypeName(order));
             }
             String key = extractKey(directiveKey, SET_ELEMENT_ORDER);
             JsonNode originalList = original.get(key);
@@ -287,10 +293,12 @@ public final class StrategicMergePatch {
             boolean foundPatch = patch.containsKey(key);
             JsonNode patchList = patch.get(key);
             if (foundOriginal && !originalList.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(originalList));
+                throw PatchException.unknown(
+                        "expected a []interface {}, but received a " + JsonValues.goTypeName(originalList));
             }
             if (foundPatch && !patchList.isArray()) {
-                throw PatchException.unknown("expected a []interface {}, but received a " + JsonValues.goTypeName(patchList));
+                throw PatchException.unknown(
+                        "expected a []interface {}, but received a " + JsonValues.goTypeName(patchList));
             }
             FieldMeta meta = type.field(key);
             String mergeKey = meta.smpMerge() ? meta.mergeKey() : null;
@@ -320,8 +328,10 @@ public final class StrategicMergePatch {
                 continue;
             }
             List<List<JsonNode>> parts = ElementOrder.partition(merged, orderItems, mergeKey);
-            original.set(key, toArray(ElementOrder.normalize(parts.get(0), parts.get(1), orderItems, originalItems,
-                    mergeKey, maps)));
+            original.set(
+                    key,
+                    toArray(ElementOrder.normalize(
+                            parts.get(0), parts.get(1), orderItems, originalItems, mergeKey, maps)));
             patch.remove(key);
         }
     }
@@ -334,7 +344,8 @@ public final class StrategicMergePatch {
      * server-only items land between the patch's items (e.g. a server-only item ends up before an item the
      * same patch adds after deleting another), so it is reproduced here.
      */
-    private static List<JsonNode> serverOrderSeenUpstream(List<JsonNode> original, List<JsonNode> patch, String mergeKey) {
+    private static List<JsonNode> serverOrderSeenUpstream(
+            List<JsonNode> original, List<JsonNode> patch, String mergeKey) {
         List<JsonNode> view = new ArrayList<>(original);
         int len = view.size();
         boolean replace = false;
@@ -394,7 +405,8 @@ public final class StrategicMergePatch {
         for (JsonNode item : patchItems) {
             if (mergeKey != null) {
                 if (!item.isObject()) {
-                    throw PatchException.unknown("expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
+                    throw PatchException.unknown(
+                            "expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
                 }
                 if (isString(item.get(DIRECTIVE), DELETE)) {
                     continue;
@@ -412,7 +424,8 @@ public final class StrategicMergePatch {
             }
             boolean equal = mergeKey == null
                     ? JsonValues.sameValue(item, order.get(o))
-                    : JsonValues.sameValue(ElementOrder.mergeKeyOf(item, mergeKey), ElementOrder.mergeKeyOf(order.get(o), mergeKey));
+                    : JsonValues.sameValue(
+                            ElementOrder.mergeKeyOf(item, mergeKey), ElementOrder.mergeKeyOf(order.get(o), mergeKey));
             if (equal) {
                 p++;
             }
@@ -427,17 +440,26 @@ public final class StrategicMergePatch {
     // ---- lists ---------------------------------------------------------------------------------------------
 
     /** {@code mergeSliceHandler}: merge lists merge (and delete lists always do), others are replaced. */
-    private static JsonNode mergeListField(JsonNode originalList, JsonNode patchList, FieldMeta meta, boolean deleteList) {
+    private static JsonNode mergeListField(
+            JsonNode originalList, JsonNode patchList, FieldMeta meta, boolean deleteList) {
         if (meta.smpMerge() || deleteList) {
-            return toArray(mergeList(items(originalList), items(patchList), meta.type(),
-                    meta.smpMerge() ? meta.mergeKey() : null, deleteList));
+            return toArray(mergeList(
+                    items(originalList),
+                    items(patchList),
+                    meta.type(),
+                    meta.smpMerge() ? meta.mergeKey() : null,
+                    deleteList));
         }
         return clean(patchList);
     }
 
     /** {@code mergeSlice}. */
-    private static List<JsonNode> mergeList(List<JsonNode> original, List<JsonNode> patch, SchemaType elementType,
-            String mergeKey, boolean deleteList) {
+    private static List<JsonNode> mergeList(
+            List<JsonNode> original,
+            List<JsonNode> patch,
+            SchemaType elementType,
+            String mergeKey,
+            boolean deleteList) {
         if (original.isEmpty() && patch.isEmpty()) {
             return original;
         }
@@ -500,7 +522,8 @@ public final class StrategicMergePatch {
                 } else if (isString(directive, MERGE)) {
                     throw PatchException.unknown("merging lists cannot yet be specified in the patch");
                 } else {
-                    throw PatchException.unknown("unknown patch type: " + JsonValues.go(directive) + " in map: " + JsonValues.go(v));
+                    throw PatchException.unknown(
+                            "unknown patch type: " + JsonValues.go(directive) + " in map: " + JsonValues.go(v));
                 }
             }
             if (replace) {
@@ -559,12 +582,14 @@ public final class StrategicMergePatch {
                 if (first == null) {
                     first = v;
                     if (v.isArray()) {
-                        throw new PatchException(PatchException.Kind.INVALID, "lists of lists are not supported",
+                        throw new PatchException(
+                                PatchException.Kind.INVALID,
+                                "lists of lists are not supported",
                                 "lists of lists are not supported");
                     }
                 } else if (!JsonValues.sameGoType(first, v)) {
-                    throw PatchException.unknown("list element types are not identical: "
-                            + JsonValues.go(toArray(a)) + " " + JsonValues.go(toArray(b)));
+                    throw PatchException.unknown("list element types are not identical: " + JsonValues.go(toArray(a))
+                            + " " + JsonValues.go(toArray(b)));
                 }
             }
         }

@@ -43,8 +43,11 @@ final class DescriptorCodec implements ProtobufCodec {
     /** Whether this JSON object has a supported apiVersion and kind. */
     boolean supports(JsonNode object) {
         return object instanceof ObjectNode
-                && object.path("apiVersion").isString() && object.path("kind").isString()
-                && supports(object.path("apiVersion").asString(), object.path("kind").asString());
+                && object.path("apiVersion").isString()
+                && object.path("kind").isString()
+                && supports(
+                        object.path("apiVersion").asString(),
+                        object.path("kind").asString());
     }
 
     @Override
@@ -60,11 +63,12 @@ final class DescriptorCodec implements ProtobufCodec {
             throw new ProtobufException("the body has a content encoding; only the identity encoding is supported");
         }
         if (envelope.kind().isEmpty() || envelope.apiVersion().isEmpty()) {
-            throw new ProtobufException("the body's envelope names no " + (envelope.kind().isEmpty() ? "kind" : "apiVersion"));
+            throw new ProtobufException(
+                    "the body's envelope names no " + (envelope.kind().isEmpty() ? "kind" : "apiVersion"));
         }
         String what = printable(envelope.apiVersion()) + " " + printable(envelope.kind());
-        Descriptor type = schemas.find(envelope.apiVersion(), envelope.kind()).orElseThrow(() ->
-                new ProtobufException("there is no protobuf schema for " + what
+        Descriptor type = schemas.find(envelope.apiVersion(), envelope.kind())
+                .orElseThrow(() -> new ProtobufException("there is no protobuf schema for " + what
                         + " here (built-in kinds only; custom resources are JSON only)"));
         if (envelope.raw().length == 0) {
             throw new ProtobufException("the body's envelope for " + what + " carries no object (raw is empty)");
@@ -96,15 +100,15 @@ final class DescriptorCodec implements ProtobufCodec {
         String apiVersion = object.path("apiVersion").asString("");
         String kind = object.path("kind").asString("");
         String what = printable(apiVersion) + " " + printable(kind);
-        Descriptor type = schemas.find(apiVersion, kind).orElseThrow(() ->
-                new ProtobufException("there is no protobuf schema for " + what + " here"));
+        Descriptor type = schemas.find(apiVersion, kind)
+                .orElseThrow(() -> new ProtobufException("there is no protobuf schema for " + what + " here"));
         JsonToProto encoder = new JsonToProto(this, json);
         WireWriter message;
         try {
             message = encoder.message(type, object);
         } catch (ProtobufException e) {
-            throw new ProtobufException("cannot encode " + what + " as protobuf at " + encoder.path() + ": "
-                    + e.getMessage());
+            throw new ProtobufException(
+                    "cannot encode " + what + " as protobuf at " + encoder.path() + ": " + e.getMessage());
         }
         return envelope(apiVersion, kind, message.toByteArray());
     }
@@ -121,7 +125,8 @@ final class DescriptorCodec implements ProtobufCodec {
         event.message(2, raw);
         // kube-apiserver encodes the event in the watched resource's group version; clients accept any version.
         String apiVersion = object.path("kind").asString("").equals("Status")
-                ? "v1" : object.path("apiVersion").asString("v1");
+                ? "v1"
+                : object.path("apiVersion").asString("v1");
         byte[] body = envelope(apiVersion, "WatchEvent", event.toByteArray());
         byte[] frame = new byte[4 + body.length];
         frame[0] = (byte) (body.length >>> 24);
@@ -148,8 +153,9 @@ final class DescriptorCodec implements ProtobufCodec {
 
     /** The fields of a message in field-number order, the order Go writes them in. */
     static List<FieldDescriptor> fieldsInOrder(Descriptor type) {
-        return FIELDS_IN_ORDER.computeIfAbsent(type,
-                t -> t.getFields().stream().sorted(Comparator.comparingInt(FieldDescriptor::getNumber)).toList());
+        return FIELDS_IN_ORDER.computeIfAbsent(type, t -> t.getFields().stream()
+                .sorted(Comparator.comparingInt(FieldDescriptor::getNumber))
+                .toList());
     }
 
     /** A name from the input, quoted, shortened and stripped of control characters, fit for an error message. */

@@ -47,15 +47,40 @@ final class ExplicitZeros {
         pointer(APPS + "DaemonSetSpec", "revisionHistoryLimit");
         pointer(APPS + "DaemonSetStatus", "collisionCount");
 
-        pointer(CORE + "PodSpec", "terminationGracePeriodSeconds", "activeDeadlineSeconds",
-                "automountServiceAccountToken", "shareProcessNamespace", "priority", "enableServiceLinks",
-                "setHostnameAsFQDN", "hostUsers", "runtimeClassName", "preemptionPolicy");
-        pointer(CORE + "PodSecurityContext", "runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup",
+        pointer(
+                CORE + "PodSpec",
+                "terminationGracePeriodSeconds",
+                "activeDeadlineSeconds",
+                "automountServiceAccountToken",
+                "shareProcessNamespace",
+                "priority",
+                "enableServiceLinks",
+                "setHostnameAsFQDN",
+                "hostUsers",
+                "runtimeClassName",
+                "preemptionPolicy");
+        pointer(
+                CORE + "PodSecurityContext",
+                "runAsUser",
+                "runAsGroup",
+                "runAsNonRoot",
+                "fsGroup",
                 "fsGroupChangePolicy");
-        pointer(CORE + "SecurityContext", "privileged", "runAsUser", "runAsGroup", "runAsNonRoot",
-                "readOnlyRootFilesystem", "allowPrivilegeEscalation", "procMount");
-        pointer(CORE + "WindowsSecurityContextOptions", "gmsaCredentialSpecName", "gmsaCredentialSpec",
-                "runAsUserName", "hostProcess");
+        pointer(
+                CORE + "SecurityContext",
+                "privileged",
+                "runAsUser",
+                "runAsGroup",
+                "runAsNonRoot",
+                "readOnlyRootFilesystem",
+                "allowPrivilegeEscalation",
+                "procMount");
+        pointer(
+                CORE + "WindowsSecurityContextOptions",
+                "gmsaCredentialSpecName",
+                "gmsaCredentialSpec",
+                "runAsUserName",
+                "hostProcess");
         pointer(CORE + "SeccompProfile", "localhostProfile");
         pointer(CORE + "AppArmorProfile", "localhostProfile");
         pointer(CORE + "Container", "restartPolicy");
@@ -99,15 +124,25 @@ final class ExplicitZeros {
         pointer(CORE + "VolumeMount", "recursiveReadOnly", "mountPropagation");
         pointer(CORE + "VolumeMountStatus", "recursiveReadOnly");
         pointer(CORE + "NodeRuntimeHandlerFeatures", "recursiveReadOnlyMounts");
-        pointer(CORE + "ServiceSpec", "allocateLoadBalancerNodePorts", "loadBalancerClass", "internalTrafficPolicy",
-                "ipFamilyPolicy", "trafficDistribution");
+        pointer(
+                CORE + "ServiceSpec",
+                "allocateLoadBalancerNodePorts",
+                "loadBalancerClass",
+                "internalTrafficPolicy",
+                "ipFamilyPolicy",
+                "trafficDistribution");
         pointer(CORE + "ServicePort", "appProtocol");
         pointer(CORE + "EndpointPort", "appProtocol");
         pointer(CORE + "ClientIPConfig", "timeoutSeconds");
         pointer(CORE + "LoadBalancerIngress", "ipMode");
 
-        pointer("k8s.io.api.coordination.v1.LeaseSpec", "holderIdentity", "leaseDurationSeconds", "leaseTransitions",
-                "strategy", "preferredHolder");
+        pointer(
+                "k8s.io.api.coordination.v1.LeaseSpec",
+                "holderIdentity",
+                "leaseDurationSeconds",
+                "leaseTransitions",
+                "strategy",
+                "preferredHolder");
 
         // ---- Go value fields without omitempty: always in JSON, zero included. These are the fields kube-openapi
         // marks required (it does so exactly when the json tag has no omitempty and the field no +optional
@@ -115,7 +150,11 @@ final class ExplicitZeros {
         // plus the few +optional fields without omitempty (StatefulSetStatus.availableReplicas,
         // StatefulSetOrdinals.start, EventSeries.count).
         required(APPS + "DaemonSetCondition", "type", "status");
-        required(APPS + "DaemonSetStatus", "currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled",
+        required(
+                APPS + "DaemonSetStatus",
+                "currentNumberScheduled",
+                "numberMisscheduled",
+                "desiredNumberScheduled",
                 "numberReady");
         required(APPS + "DeploymentCondition", "type", "status");
         required(APPS + "ReplicaSetCondition", "type", "status");
@@ -164,8 +203,18 @@ final class ExplicitZeros {
         required(CORE + "NodeAddress", "type", "address");
         required(CORE + "NodeCondition", "type", "status");
         required(CORE + "NodeSelectorRequirement", "key", "operator");
-        required(CORE + "NodeSystemInfo", "machineID", "systemUUID", "bootID", "kernelVersion", "osImage",
-                "containerRuntimeVersion", "kubeletVersion", "kubeProxyVersion", "operatingSystem", "architecture");
+        required(
+                CORE + "NodeSystemInfo",
+                "machineID",
+                "systemUUID",
+                "bootID",
+                "kernelVersion",
+                "osImage",
+                "containerRuntimeVersion",
+                "kubeletVersion",
+                "kubeProxyVersion",
+                "operatingSystem",
+                "architecture");
         required(CORE + "ObjectFieldSelector", "fieldPath");
         required(CORE + "PersistentVolumeClaimCondition", "type", "status");
         required(CORE + "PersistentVolumeClaimVolumeSource", "claimName");

@@ -13,8 +13,22 @@ import java.util.Map;
 final class GoDuration {
 
     private static final Map<String, Long> UNITS = Map.of(
-            "ns", 1L, "us", 1_000L, "µs", 1_000L, "μs", 1_000L, "ms", 1_000_000L,
-            "s", 1_000_000_000L, "m", 60_000_000_000L, "h", 3_600_000_000_000L);
+            "ns",
+            1L,
+            "us",
+            1_000L,
+            "µs",
+            1_000L,
+            "μs",
+            1_000L,
+            "ms",
+            1_000_000L,
+            "s",
+            1_000_000_000L,
+            "m",
+            60_000_000_000L,
+            "h",
+            3_600_000_000_000L);
 
     private GoDuration() {}
 
@@ -49,7 +63,9 @@ final class GoDuration {
 
     /** {@code value / 10^scale} without trailing zeros in the fraction, as Go prints it. */
     private static String decimal(long value, int scale) {
-        return new BigDecimal(BigInteger.valueOf(value), scale).stripTrailingZeros().toPlainString();
+        return new BigDecimal(BigInteger.valueOf(value), scale)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** @throws IllegalArgumentException if the text is not a Go duration or does not fit in 64 bits of nanoseconds */
@@ -79,7 +95,9 @@ final class GoDuration {
                 i++;
             }
             Long unit = UNITS.get(s.substring(unitStart, i));
-            if (number.isEmpty() || number.equals(".") || number.indexOf('.') != number.lastIndexOf('.')
+            if (number.isEmpty()
+                    || number.equals(".")
+                    || number.indexOf('.') != number.lastIndexOf('.')
                     || unit == null) {
                 throw new IllegalArgumentException("not a duration such as 1h2m3.5s");
             }

@@ -144,8 +144,11 @@ final class JsonToProto {
         if (value.isNull()) {
             return 0;
         }
-        if (!value.isNumber() || !value.canConvertToExactIntegral() || !value.canConvertToLong()
-                || value.longValue() < min || value.longValue() > max) {
+        if (!value.isNumber()
+                || !value.canConvertToExactIntegral()
+                || !value.canConvertToLong()
+                || value.longValue() < min
+                || value.longValue() > max) {
             throw new ProtobufException("expected an integer between " + min + " and " + max);
         }
         return value.longValue();
@@ -191,8 +194,12 @@ final class JsonToProto {
                     out.string(3, "");
                 }
             }
-            case RAW_EXTENSION -> out.bytes(1, WATCH_EVENT_OBJECT.equals(field.getFullName())
-                    && codec.supports(value) ? codec.encode(value) : jsonBytes(value));
+            case RAW_EXTENSION ->
+                out.bytes(
+                        1,
+                        WATCH_EVENT_OBJECT.equals(field.getFullName()) && codec.supports(value)
+                                ? codec.encode(value)
+                                : jsonBytes(value));
             case FIELDS_V1 -> out.bytes(1, jsonBytes(value));
             case STRING_LIST -> {
                 if (!value.isArray()) {
@@ -210,7 +217,8 @@ final class JsonToProto {
         try {
             return json.writeValueAsBytes(value);
         } catch (JacksonException e) {
-            throw new ProtobufException("the embedded JSON cannot be written (" + e.getClass().getSimpleName() + ")");
+            throw new ProtobufException(
+                    "the embedded JSON cannot be written (" + e.getClass().getSimpleName() + ")");
         }
     }
 }

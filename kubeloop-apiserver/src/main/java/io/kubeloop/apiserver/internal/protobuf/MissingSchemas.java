@@ -26,58 +26,66 @@ final class MissingSchemas {
     /** coordination.k8s.io/v1: Lease, LeaseSpec, LeaseList. */
     static FileDescriptor coordinationV1() {
         String pkg = ".k8s.io.api.coordination.v1.";
-        return build(FileDescriptorProto.newBuilder()
-                .setName("kubeloop/k8s.io/api/coordination/v1/lease.proto")
-                .setPackage("k8s.io.api.coordination.v1")
-                .addDependency(Meta.getDescriptor().getName())
-                .addMessageType(message("Lease",
-                        message(1, "metadata", META + "ObjectMeta"),
-                        message(2, "spec", pkg + "LeaseSpec")))
-                .addMessageType(message("LeaseSpec",
-                        scalar(1, "holderIdentity", Type.TYPE_STRING),
-                        scalar(2, "leaseDurationSeconds", Type.TYPE_INT32),
-                        message(3, "acquireTime", META + "MicroTime"),
-                        message(4, "renewTime", META + "MicroTime"),
-                        scalar(5, "leaseTransitions", Type.TYPE_INT32),
-                        scalar(6, "strategy", Type.TYPE_STRING),
-                        scalar(7, "preferredHolder", Type.TYPE_STRING)))
-                .addMessageType(list("LeaseList", pkg + "Lease")),
+        return build(
+                FileDescriptorProto.newBuilder()
+                        .setName("kubeloop/k8s.io/api/coordination/v1/lease.proto")
+                        .setPackage("k8s.io.api.coordination.v1")
+                        .addDependency(Meta.getDescriptor().getName())
+                        .addMessageType(message(
+                                "Lease",
+                                message(1, "metadata", META + "ObjectMeta"),
+                                message(2, "spec", pkg + "LeaseSpec")))
+                        .addMessageType(message(
+                                "LeaseSpec",
+                                scalar(1, "holderIdentity", Type.TYPE_STRING),
+                                scalar(2, "leaseDurationSeconds", Type.TYPE_INT32),
+                                message(3, "acquireTime", META + "MicroTime"),
+                                message(4, "renewTime", META + "MicroTime"),
+                                scalar(5, "leaseTransitions", Type.TYPE_INT32),
+                                scalar(6, "strategy", Type.TYPE_STRING),
+                                scalar(7, "preferredHolder", Type.TYPE_STRING)))
+                        .addMessageType(list("LeaseList", pkg + "Lease")),
                 Meta.getDescriptor());
     }
 
     /** events.k8s.io/v1: Event, EventSeries, EventList. */
     static FileDescriptor eventsV1() {
         String pkg = ".k8s.io.api.events.v1.";
-        return build(FileDescriptorProto.newBuilder()
-                .setName("kubeloop/k8s.io/api/events/v1/event.proto")
-                .setPackage("k8s.io.api.events.v1")
-                .addDependency(V1.getDescriptor().getName())
-                .addDependency(Meta.getDescriptor().getName())
-                .addMessageType(message("Event",
-                        message(1, "metadata", META + "ObjectMeta"),
-                        message(2, "eventTime", META + "MicroTime"),
-                        message(3, "series", pkg + "EventSeries"),
-                        scalar(4, "reportingController", Type.TYPE_STRING),
-                        scalar(5, "reportingInstance", Type.TYPE_STRING),
-                        scalar(6, "action", Type.TYPE_STRING),
-                        scalar(7, "reason", Type.TYPE_STRING),
-                        message(8, "regarding", CORE + "ObjectReference"),
-                        message(9, "related", CORE + "ObjectReference"),
-                        scalar(10, "note", Type.TYPE_STRING),
-                        scalar(11, "type", Type.TYPE_STRING),
-                        message(12, "deprecatedSource", CORE + "EventSource"),
-                        message(13, "deprecatedFirstTimestamp", META + "Time"),
-                        message(14, "deprecatedLastTimestamp", META + "Time"),
-                        scalar(15, "deprecatedCount", Type.TYPE_INT32)))
-                .addMessageType(message("EventSeries",
-                        scalar(1, "count", Type.TYPE_INT32),
-                        message(2, "lastObservedTime", META + "MicroTime")))
-                .addMessageType(list("EventList", pkg + "Event")),
-                V1.getDescriptor(), Meta.getDescriptor());
+        return build(
+                FileDescriptorProto.newBuilder()
+                        .setName("kubeloop/k8s.io/api/events/v1/event.proto")
+                        .setPackage("k8s.io.api.events.v1")
+                        .addDependency(V1.getDescriptor().getName())
+                        .addDependency(Meta.getDescriptor().getName())
+                        .addMessageType(message(
+                                "Event",
+                                message(1, "metadata", META + "ObjectMeta"),
+                                message(2, "eventTime", META + "MicroTime"),
+                                message(3, "series", pkg + "EventSeries"),
+                                scalar(4, "reportingController", Type.TYPE_STRING),
+                                scalar(5, "reportingInstance", Type.TYPE_STRING),
+                                scalar(6, "action", Type.TYPE_STRING),
+                                scalar(7, "reason", Type.TYPE_STRING),
+                                message(8, "regarding", CORE + "ObjectReference"),
+                                message(9, "related", CORE + "ObjectReference"),
+                                scalar(10, "note", Type.TYPE_STRING),
+                                scalar(11, "type", Type.TYPE_STRING),
+                                message(12, "deprecatedSource", CORE + "EventSource"),
+                                message(13, "deprecatedFirstTimestamp", META + "Time"),
+                                message(14, "deprecatedLastTimestamp", META + "Time"),
+                                scalar(15, "deprecatedCount", Type.TYPE_INT32)))
+                        .addMessageType(message(
+                                "EventSeries",
+                                scalar(1, "count", Type.TYPE_INT32),
+                                message(2, "lastObservedTime", META + "MicroTime")))
+                        .addMessageType(list("EventList", pkg + "Event")),
+                V1.getDescriptor(),
+                Meta.getDescriptor());
     }
 
     private static DescriptorProto list(String name, String itemType) {
-        return message(name,
+        return message(
+                name,
                 message(1, "metadata", META + "ListMeta"),
                 field(2, "items", Type.TYPE_MESSAGE, itemType).setLabel(Label.LABEL_REPEATED));
     }
@@ -100,7 +108,11 @@ final class MissingSchemas {
 
     private static FieldDescriptorProto.Builder field(int number, String name, Type type, String typeName) {
         FieldDescriptorProto.Builder field = FieldDescriptorProto.newBuilder()
-                .setNumber(number).setName(name).setJsonName(name).setType(type).setLabel(Label.LABEL_OPTIONAL);
+                .setNumber(number)
+                .setName(name)
+                .setJsonName(name)
+                .setType(type)
+                .setLabel(Label.LABEL_OPTIONAL);
         if (typeName != null) {
             field.setTypeName(typeName);
         }

@@ -39,6 +39,7 @@ final class ProtoToJson {
     private final JsonNodeFactory nodes;
     /** The path of the field being read; left as it was when an error is thrown, to name where it happened. */
     private final List<String> path = new ArrayList<>();
+
     private int depth;
 
     /** Told the path of every field the schema does not know (it is skipped). */
@@ -99,8 +100,8 @@ final class ProtoToJson {
         }
         SpecialMessage special = SpecialMessage.of(type);
         if (special == null) {
-            ObjectNode target = out.get(field.getName()) instanceof ObjectNode existing
-                    ? existing : out.putObject(field.getName());
+            ObjectNode target =
+                    out.get(field.getName()) instanceof ObjectNode existing ? existing : out.putObject(field.getName());
             message(type, in.readMessage(), target); // a repeated occurrence merges, as in Go
             return;
         }
@@ -147,14 +148,17 @@ final class ProtoToJson {
         while (entry.next()) {
             switch (entry.fieldNumber()) {
                 case 1 -> key = entry.readString();
-                case 2 -> value = valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE
-                        ? element(valueField, entry.readMessage()) : scalar(valueField, entry);
+                case 2 ->
+                    value = valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+                            ? element(valueField, entry.readMessage())
+                            : scalar(valueField, entry);
                 default -> entry.skip();
             }
         }
         if (value == null) { // an absent value is the zero value of its type
             value = valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE
-                    ? element(valueField, new WireReader(new byte[0])) : zero(valueField);
+                    ? element(valueField, new WireReader(new byte[0]))
+                    : zero(valueField);
         }
         map.set(key, value);
     }
@@ -192,9 +196,9 @@ final class ProtoToJson {
     }
 
     private static boolean isZero(JsonNode value) {
-        return value.isString() ? value.asString().isEmpty()
-                : value.isBoolean() ? !value.booleanValue()
-                : value.isNumber() && value.longValue() == 0;
+        return value.isString()
+                ? value.asString().isEmpty()
+                : value.isBoolean() ? !value.booleanValue() : value.isNumber() && value.longValue() == 0;
     }
 
     /** The Go JSON form of a special message, or null when Go writes null (which JSON then omits). */
@@ -307,7 +311,9 @@ final class ProtoToJson {
         if (raw == null || raw.length == 0) {
             return null;
         }
-        if (mayBeProtobuf && raw.length >= MAGIC.length && Arrays.equals(raw, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+        if (mayBeProtobuf
+                && raw.length >= MAGIC.length
+                && Arrays.equals(raw, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
             depth++;
             ObjectNode object = codec.decode(raw, this);
             depth--;
@@ -317,7 +323,8 @@ final class ProtoToJson {
             JsonNode tree = json.readTree(raw);
             return tree.isNull() || tree.isMissingNode() ? null : tree; // null: as if absent
         } catch (JacksonException e) {
-            throw new ProtobufException("the embedded raw JSON is malformed (" + e.getClass().getSimpleName() + ")");
+            throw new ProtobufException(
+                    "the embedded raw JSON is malformed (" + e.getClass().getSimpleName() + ")");
         }
     }
 

@@ -36,7 +36,7 @@ public interface ProtobufCodec {
      *     or its content encoding is not the identity
      */
     default ObjectNode decode(byte[] body) {
-        return decode(body, field -> { });
+        return decode(body, field -> {});
     }
 
     /**

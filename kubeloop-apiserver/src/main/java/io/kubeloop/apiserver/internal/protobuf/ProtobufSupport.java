@@ -31,8 +31,12 @@ public final class ProtobufSupport {
         try {
             return Optional.of(Implementation.create(json));
         } catch (LinkageError | RuntimeException e) {
-            LoggerFactory.getLogger(ProtobufSupport.class).warn("{} is on the class path but cannot be used "
-                    + "(is a compatible protobuf-java 4.x there too?); protobuf bodies will be refused", ARTIFACT, e);
+            LoggerFactory.getLogger(ProtobufSupport.class)
+                    .warn(
+                            "{} is on the class path but cannot be used "
+                                    + "(is a compatible protobuf-java 4.x there too?); protobuf bodies will be refused",
+                            ARTIFACT,
+                            e);
             return Optional.empty();
         }
     }

@@ -42,18 +42,46 @@ final class Schemas {
 
     Schemas() {
         FileDescriptor core = V1.getDescriptor();
-        register("v1", core, List.of("Namespace", "Pod", "Node", "Service", "Endpoints", "ConfigMap", "Secret",
-                "ServiceAccount", "Event"), true);
-        register("apps/v1", V1Apps.getDescriptor(), List.of("Deployment", "ReplicaSet", "StatefulSet",
-                "DaemonSet"), true);
-        register("rbac.authorization.k8s.io/v1", V1Rbac.getDescriptor(), List.of("Role", "ClusterRole",
-                "RoleBinding", "ClusterRoleBinding"), true);
+        register(
+                "v1",
+                core,
+                List.of(
+                        "Namespace",
+                        "Pod",
+                        "Node",
+                        "Service",
+                        "Endpoints",
+                        "ConfigMap",
+                        "Secret",
+                        "ServiceAccount",
+                        "Event"),
+                true);
+        register(
+                "apps/v1",
+                V1Apps.getDescriptor(),
+                List.of("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"),
+                true);
+        register(
+                "rbac.authorization.k8s.io/v1",
+                V1Rbac.getDescriptor(),
+                List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"),
+                true);
         register("coordination.k8s.io/v1", MissingSchemas.coordinationV1(), List.of("Lease"), true);
         register("events.k8s.io/v1", MissingSchemas.eventsV1(), List.of("Event"), true);
-        register("authorization.k8s.io/v1", V1Authorization.getDescriptor(), List.of("SelfSubjectAccessReview",
-                "SubjectAccessReview", "SelfSubjectRulesReview", "LocalSubjectAccessReview"), false);
-        register("authentication.k8s.io/v1", V1Authentication.getDescriptor(), List.of("SelfSubjectReview",
-                "TokenReview"), false);
+        register(
+                "authorization.k8s.io/v1",
+                V1Authorization.getDescriptor(),
+                List.of(
+                        "SelfSubjectAccessReview",
+                        "SubjectAccessReview",
+                        "SelfSubjectRulesReview",
+                        "LocalSubjectAccessReview"),
+                false);
+        register(
+                "authentication.k8s.io/v1",
+                V1Authentication.getDescriptor(),
+                List.of("SelfSubjectReview", "TokenReview"),
+                false);
         register("autoscaling/v1", V1Autoscaling.getDescriptor(), List.of("Scale"), false);
         register("v1", Meta.getDescriptor(), List.of("Status"), false);
         for (String kind : OPTIONS_KINDS) {
@@ -115,8 +143,12 @@ final class Schemas {
     }
 
     private void checkFieldTypes() {
-        Set<FieldDescriptor.Type> mapped = Set.of(FieldDescriptor.Type.STRING, FieldDescriptor.Type.BYTES,
-                FieldDescriptor.Type.BOOL, FieldDescriptor.Type.INT32, FieldDescriptor.Type.INT64,
+        Set<FieldDescriptor.Type> mapped = Set.of(
+                FieldDescriptor.Type.STRING,
+                FieldDescriptor.Type.BYTES,
+                FieldDescriptor.Type.BOOL,
+                FieldDescriptor.Type.INT32,
+                FieldDescriptor.Type.INT64,
                 FieldDescriptor.Type.MESSAGE);
         Set<String> unmapped = new HashSet<>();
         for (Descriptor type : reachable()) {

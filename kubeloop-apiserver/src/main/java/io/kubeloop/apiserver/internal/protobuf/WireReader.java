@@ -36,6 +36,7 @@ public final class WireReader {
     private final byte[] buf;
     /** The end (exclusive) of this message within {@link #buf}; never beyond buf.length. */
     private final int limit;
+
     private int pos;
     private int fieldNumber;
     private int wireType = -1;
@@ -47,8 +48,8 @@ public final class WireReader {
     /** Reads {@code bytes[offset, offset + length)}. */
     public WireReader(byte[] bytes, int offset, int length) {
         if (offset < 0 || length < 0 || offset > bytes.length - length) {
-            throw new IllegalArgumentException("range [" + offset + ", +" + length + ") is outside the "
-                    + bytes.length + " bytes given");
+            throw new IllegalArgumentException(
+                    "range [" + offset + ", +" + length + ") is outside the " + bytes.length + " bytes given");
         }
         this.buf = bytes;
         this.pos = offset;
@@ -107,9 +108,12 @@ public final class WireReader {
         int at = pos;
         pos += length;
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(buf, at, length)).toString();
+                    .decode(ByteBuffer.wrap(buf, at, length))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new ProtobufException("field " + fieldNumber + " at offset " + at + " is not valid UTF-8");
         }
@@ -143,15 +147,16 @@ public final class WireReader {
                 pos += length;
             }
             case FIXED32 -> advance(4);
-            default -> throw new ProtobufException("field " + fieldNumber + " has unsupported wire type "
-                    + wireType + " before offset " + pos);
+            default ->
+                throw new ProtobufException(
+                        "field " + fieldNumber + " has unsupported wire type " + wireType + " before offset " + pos);
         }
     }
 
     private void expect(int type) {
         if (wireType != type) {
-            throw new ProtobufException("field " + fieldNumber + " has wire type " + wireType + ", expected "
-                    + type + " (before offset " + pos + ")");
+            throw new ProtobufException("field " + fieldNumber + " has wire type " + wireType + ", expected " + type
+                    + " (before offset " + pos + ")");
         }
     }
 
@@ -168,8 +173,8 @@ public final class WireReader {
 
     private void advance(int n) {
         if (limit - pos < n) {
-            throw new ProtobufException("field " + fieldNumber + " is truncated: needs " + n + " bytes at offset "
-                    + pos + ", " + (limit - pos) + " remain");
+            throw new ProtobufException("field " + fieldNumber + " is truncated: needs " + n + " bytes at offset " + pos
+                    + ", " + (limit - pos) + " remain");
         }
         pos += n;
     }

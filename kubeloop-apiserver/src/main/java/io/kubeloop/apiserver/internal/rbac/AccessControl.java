@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.apiserver.internal.auth.RequestUser;
 import io.kubeloop.apiserver.internal.auth.UserInfo;
 import io.kubeloop.apiserver.internal.storage.Store;
+import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
-import io.kubeloop.clock.Clock;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,6 +35,7 @@ public final class AccessControl {
     private final Authorizer authorizer;
     /** Without RBAC no request is refused, so {@link #admit} need not work out what a request is. */
     private final boolean allowsEverything;
+
     private final Reviews reviews;
     private final JsonMapper json = JsonMapper.builder().build();
 
@@ -73,8 +74,11 @@ public final class AccessControl {
             if (allowsEverything) {
                 return null;
             }
-            Attributes attributes = RequestAttributes.of(user, exchange.getRequestMethod(),
-                    exchange.getRequestURI().getPath(), exchange.getRequestURI().getRawQuery());
+            Attributes attributes = RequestAttributes.of(
+                    user,
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestURI().getRawQuery());
             Decision decision = authorizer.authorize(attributes);
             return decision.allowed() ? null : Forbidden.of(attributes, decision.reason());
         } catch (StatusException e) {
@@ -96,17 +100,25 @@ public final class AccessControl {
      */
     public Reply review(HttpExchange exchange, ResourceType type, byte[] body) {
         try {
-            Attributes target = RequestAttributes.of(RequestUser.of(exchange), exchange.getRequestMethod(),
-                    exchange.getRequestURI().getPath(), exchange.getRequestURI().getRawQuery());
+            Attributes target = RequestAttributes.of(
+                    RequestUser.of(exchange),
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestURI().getRawQuery());
             if (!target.namespace().isEmpty()) {
                 throw new StatusException(Statuses.routeNotFound()); // the review kinds are cluster-scoped
             }
             if (!target.name().isEmpty() || !target.subresource().isEmpty()) {
-                throw new StatusException(Statuses.failure(StatusReason.MethodNotAllowed,
+                throw new StatusException(Statuses.failure(
+                        StatusReason.MethodNotAllowed,
                         "the server does not allow this method on the requested resource"));
             }
-            JsonNode reviewed = reviews.create(exchange.getRequestMethod(),
-                    exchange.getRequestHeaders().getFirst("Content-Type"), body, type, RequestUser.of(exchange));
+            JsonNode reviewed = reviews.create(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestHeaders().getFirst("Content-Type"),
+                    body,
+                    type,
+                    RequestUser.of(exchange));
             return new Reply(201, reviewed);
         } catch (StatusException e) {
             return new Reply(e.status().getCode(), json.valueToTree(e.status()));

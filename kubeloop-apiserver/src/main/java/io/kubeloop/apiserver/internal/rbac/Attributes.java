@@ -14,8 +14,17 @@ import java.util.Objects;
  * @param name "" when the request names no object
  * @param path the URL path of a non-resource request; "" for resource requests
  */
-record Attributes(UserInfo user, String verb, boolean resourceRequest, String apiGroup, String apiVersion,
-        String resource, String subresource, String namespace, String name, String path) {
+record Attributes(
+        UserInfo user,
+        String verb,
+        boolean resourceRequest,
+        String apiGroup,
+        String apiVersion,
+        String resource,
+        String subresource,
+        String namespace,
+        String name,
+        String path) {
 
     Attributes {
         Objects.requireNonNull(user, "user");
@@ -29,8 +38,14 @@ record Attributes(UserInfo user, String verb, boolean resourceRequest, String ap
         path = nz(path);
     }
 
-    static Attributes resource(UserInfo user, String verb, String apiGroup, String resource, String subresource,
-            String namespace, String name) {
+    static Attributes resource(
+            UserInfo user,
+            String verb,
+            String apiGroup,
+            String resource,
+            String subresource,
+            String namespace,
+            String name) {
         return new Attributes(user, verb, true, apiGroup, "*", resource, subresource, namespace, name, "");
     }
 
@@ -44,8 +59,8 @@ record Attributes(UserInfo user, String verb, boolean resourceRequest, String ap
     }
 
     Attributes withUser(UserInfo other) {
-        return new Attributes(other, verb, resourceRequest, apiGroup, apiVersion, resource, subresource, namespace,
-                name, path);
+        return new Attributes(
+                other, verb, resourceRequest, apiGroup, apiVersion, resource, subresource, namespace, name, path);
     }
 
     private static String nz(String s) {

@@ -32,8 +32,8 @@ final class BootstrapPolicy {
     private static final String AGGREGATE_TO = "rbac.authorization.k8s.io/aggregate-to-";
     private static final List<String> READ = List.of("get", "list", "watch");
     private static final List<String> WRITE = List.of("create", "delete", "deletecollection", "patch", "update");
-    private static final List<String> ALL = List.of("create", "delete", "deletecollection", "get", "list", "patch",
-            "update", "watch");
+    private static final List<String> ALL =
+            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
     private final JsonMapper json = JsonMapper.builder().build();
     private final Clock clock;
@@ -49,31 +49,99 @@ final class BootstrapPolicy {
 
     private void create(Store store) {
         ArrayNode view = rules(
-                rule(READ, List.of(""), List.of("pods", "pods/log", "pods/status", "services", "services/status",
-                        "endpoints", "configmaps", "serviceaccounts", "events", "namespaces", "namespaces/status",
-                        "persistentvolumeclaims", "persistentvolumeclaims/status", "replicationcontrollers",
-                        "replicationcontrollers/scale", "replicationcontrollers/status", "limitranges",
-                        "resourcequotas", "resourcequotas/status", "bindings")),
-                rule(READ, List.of("apps"), List.of("controllerrevisions", "daemonsets", "daemonsets/status",
-                        "deployments", "deployments/scale", "deployments/status", "replicasets", "replicasets/scale",
-                        "replicasets/status", "statefulsets", "statefulsets/scale", "statefulsets/status")),
+                rule(
+                        READ,
+                        List.of(""),
+                        List.of(
+                                "pods",
+                                "pods/log",
+                                "pods/status",
+                                "services",
+                                "services/status",
+                                "endpoints",
+                                "configmaps",
+                                "serviceaccounts",
+                                "events",
+                                "namespaces",
+                                "namespaces/status",
+                                "persistentvolumeclaims",
+                                "persistentvolumeclaims/status",
+                                "replicationcontrollers",
+                                "replicationcontrollers/scale",
+                                "replicationcontrollers/status",
+                                "limitranges",
+                                "resourcequotas",
+                                "resourcequotas/status",
+                                "bindings")),
+                rule(
+                        READ,
+                        List.of("apps"),
+                        List.of(
+                                "controllerrevisions",
+                                "daemonsets",
+                                "daemonsets/status",
+                                "deployments",
+                                "deployments/scale",
+                                "deployments/status",
+                                "replicasets",
+                                "replicasets/scale",
+                                "replicasets/status",
+                                "statefulsets",
+                                "statefulsets/scale",
+                                "statefulsets/status")),
                 rule(READ, List.of("events.k8s.io"), List.of("events")),
                 rule(READ, List.of("batch"), List.of("cronjobs", "cronjobs/status", "jobs", "jobs/status")),
-                rule(READ, List.of("autoscaling"), List.of("horizontalpodautoscalers",
-                        "horizontalpodautoscalers/status")),
+                rule(
+                        READ,
+                        List.of("autoscaling"),
+                        List.of("horizontalpodautoscalers", "horizontalpodautoscalers/status")),
                 rule(READ, List.of("networking.k8s.io"), List.of("ingresses", "ingresses/status", "networkpolicies")),
                 rule(READ, List.of("policy"), List.of("poddisruptionbudgets", "poddisruptionbudgets/status")),
                 rule(READ, List.of("discovery.k8s.io"), List.of("endpointslices")));
         ArrayNode edit = rules(
-                rule(WRITE, List.of(""), List.of("pods", "pods/attach", "pods/exec", "pods/portforward", "pods/proxy",
-                        "pods/eviction", "configmaps", "endpoints", "persistentvolumeclaims", "replicationcontrollers",
-                        "replicationcontrollers/scale", "secrets", "serviceaccounts", "services", "services/proxy")),
-                rule(List.of("get", "list", "watch"), List.of(""), List.of("secrets", "pods/attach", "pods/exec",
-                        "pods/portforward", "pods/proxy", "services/proxy")),
+                rule(
+                        WRITE,
+                        List.of(""),
+                        List.of(
+                                "pods",
+                                "pods/attach",
+                                "pods/exec",
+                                "pods/portforward",
+                                "pods/proxy",
+                                "pods/eviction",
+                                "configmaps",
+                                "endpoints",
+                                "persistentvolumeclaims",
+                                "replicationcontrollers",
+                                "replicationcontrollers/scale",
+                                "secrets",
+                                "serviceaccounts",
+                                "services",
+                                "services/proxy")),
+                rule(
+                        List.of("get", "list", "watch"),
+                        List.of(""),
+                        List.of(
+                                "secrets",
+                                "pods/attach",
+                                "pods/exec",
+                                "pods/portforward",
+                                "pods/proxy",
+                                "services/proxy")),
                 rule(List.of("impersonate"), List.of(""), List.of("serviceaccounts")),
                 rule(List.of("create"), List.of(""), List.of("serviceaccounts/token")),
-                rule(WRITE, List.of("apps"), List.of("daemonsets", "deployments", "deployments/rollback",
-                        "deployments/scale", "replicasets", "replicasets/scale", "statefulsets", "statefulsets/scale")),
+                rule(
+                        WRITE,
+                        List.of("apps"),
+                        List.of(
+                                "daemonsets",
+                                "deployments",
+                                "deployments/rollback",
+                                "deployments/scale",
+                                "replicasets",
+                                "replicasets/scale",
+                                "statefulsets",
+                                "statefulsets/scale")),
                 rule(WRITE, List.of("batch"), List.of("cronjobs", "jobs")),
                 rule(WRITE, List.of("autoscaling"), List.of("horizontalpodautoscalers")),
                 rule(WRITE, List.of("networking.k8s.io"), List.of("ingresses", "networkpolicies")),
@@ -98,13 +166,30 @@ final class BootstrapPolicy {
         clusterRole(store, "cluster-admin", null, everything, null);
 
         ArrayNode discovery = rules();
-        discovery.add(nonResourceRule(List.of("/livez", "/readyz", "/healthz", "/version", "/version/", "/openapi",
-                "/openapi/*", "/api", "/api/*", "/apis", "/apis/*")));
+        discovery.add(nonResourceRule(List.of(
+                "/livez",
+                "/readyz",
+                "/healthz",
+                "/version",
+                "/version/",
+                "/openapi",
+                "/openapi/*",
+                "/api",
+                "/api/*",
+                "/apis",
+                "/apis/*")));
         clusterRole(store, "system:discovery", null, discovery, null);
-        clusterRole(store, "system:basic-user", null, rules(
-                rule(List.of("create"), List.of("authorization.k8s.io"),
-                        List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews")),
-                rule(List.of("create"), List.of("authentication.k8s.io"), List.of("selfsubjectreviews"))), null);
+        clusterRole(
+                store,
+                "system:basic-user",
+                null,
+                rules(
+                        rule(
+                                List.of("create"),
+                                List.of("authorization.k8s.io"),
+                                List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews")),
+                        rule(List.of("create"), List.of("authentication.k8s.io"), List.of("selfsubjectreviews"))),
+                null);
         ArrayNode publicInfo = rules();
         publicInfo.add(nonResourceRule(List.of("/livez", "/readyz", "/healthz", "/version", "/version/")));
         clusterRole(store, "system:public-info-viewer", null, publicInfo, null);
@@ -121,8 +206,11 @@ final class BootstrapPolicy {
             ((ObjectNode) role.get("metadata").get("labels")).put(label, "true");
         }
         if (aggregates != null) {
-            role.putObject("aggregationRule").putArray("clusterRoleSelectors").addObject()
-                    .putObject("matchLabels").put(AGGREGATE_TO + aggregates, "true");
+            role.putObject("aggregationRule")
+                    .putArray("clusterRoleSelectors")
+                    .addObject()
+                    .putObject("matchLabels")
+                    .put(AGGREGATE_TO + aggregates, "true");
         }
         role.set("rules", rules);
         store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterroles", name), role);
@@ -136,7 +224,10 @@ final class BootstrapPolicy {
         ref.put("name", name);
         ArrayNode subjects = b.putArray("subjects");
         for (String g : groups) {
-            subjects.addObject().put("apiGroup", RbacAuthorizer.GROUP).put("kind", "Group").put("name", g);
+            subjects.addObject()
+                    .put("apiGroup", RbacAuthorizer.GROUP)
+                    .put("kind", "Group")
+                    .put("name", g);
         }
         store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterrolebindings", name), b);
     }

@@ -26,7 +26,8 @@ final class Forbidden {
 
     static Status of(Attributes a, String reason) {
         // kube-apiserver HTML-escapes the part it builds (not the reason)
-        String message = userCannot(a).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        String message =
+                userCannot(a).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
         if (!reason.isEmpty()) {
             message += ": " + reason;
         }
@@ -40,7 +41,9 @@ final class Forbidden {
             prefix = "forbidden: ";
         } else {
             String qualified = Statuses.qualified(group, resource);
-            prefix = a.name().isEmpty() ? qualified + " is forbidden: " : qualified + " \"" + a.name() + "\" is forbidden: ";
+            prefix = a.name().isEmpty()
+                    ? qualified + " is forbidden: "
+                    : qualified + " \"" + a.name() + "\" is forbidden: ";
             if (!a.name().isEmpty()) {
                 details.setName(a.name());
             }

@@ -80,8 +80,10 @@ final class Impersonation {
         }
         String[] serviceAccount = ServiceAccounts.split(user);
         if (serviceAccount != null) {
-            check(authorizer, Attributes.resource(real, "impersonate", "", "serviceaccounts", "", serviceAccount[0],
-                    serviceAccount[1]));
+            check(
+                    authorizer,
+                    Attributes.resource(
+                            real, "impersonate", "", "serviceaccounts", "", serviceAccount[0], serviceAccount[1]));
         } else {
             check(authorizer, Attributes.resource(real, "impersonate", "", "users", "", "", user));
         }
@@ -90,8 +92,10 @@ final class Impersonation {
         }
         for (Map.Entry<String, List<String>> e : extra.entrySet()) {
             for (String value : e.getValue()) {
-                check(authorizer, Attributes.resource(real, "impersonate", AUTHENTICATION_GROUP, "userextras",
-                        e.getKey(), "", value));
+                check(
+                        authorizer,
+                        Attributes.resource(
+                                real, "impersonate", AUTHENTICATION_GROUP, "userextras", e.getKey(), "", value));
             }
         }
         if (!uid.isEmpty()) {

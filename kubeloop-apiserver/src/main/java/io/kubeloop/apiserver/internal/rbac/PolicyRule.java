@@ -19,7 +19,11 @@ import tools.jackson.databind.JsonNode;
  *   <li>nonResourceURLs: {@code *}, the exact path, or a prefix ending in {@code *} ({@code /healthz/*}).
  * </ul>
  */
-record PolicyRule(List<String> verbs, List<String> apiGroups, List<String> resources, List<String> resourceNames,
+record PolicyRule(
+        List<String> verbs,
+        List<String> apiGroups,
+        List<String> resources,
+        List<String> resourceNames,
         List<String> nonResourceURLs) {
 
     PolicyRule {
@@ -32,8 +36,11 @@ record PolicyRule(List<String> verbs, List<String> apiGroups, List<String> resou
 
     /** A rule from its JSON form; missing or non-string entries are ignored, as an unmatched value would be. */
     static PolicyRule fromJson(JsonNode rule) {
-        return new PolicyRule(strings(rule.get("verbs")), strings(rule.get("apiGroups")),
-                strings(rule.get("resources")), strings(rule.get("resourceNames")),
+        return new PolicyRule(
+                strings(rule.get("verbs")),
+                strings(rule.get("apiGroups")),
+                strings(rule.get("resources")),
+                strings(rule.get("resourceNames")),
                 strings(rule.get("nonResourceURLs")));
     }
 
@@ -53,8 +60,10 @@ record PolicyRule(List<String> verbs, List<String> apiGroups, List<String> resou
 
     boolean allows(Attributes a) {
         if (a.resourceRequest()) {
-            return verbMatches(a.verb()) && apiGroupMatches(a.apiGroup())
-                    && resourceMatches(a.combinedResource(), a.subresource()) && resourceNameMatches(a.name());
+            return verbMatches(a.verb())
+                    && apiGroupMatches(a.apiGroup())
+                    && resourceMatches(a.combinedResource(), a.subresource())
+                    && resourceNameMatches(a.name());
         }
         return verbMatches(a.verb()) && nonResourceURLMatches(a.path());
     }

@@ -51,8 +51,9 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
             for (ObjectNode binding : list("rolebindings", a.namespace())) {
                 String allowedBy = visit(binding, a.namespace(), a, errors);
                 if (allowedBy != null) {
-                    return new Decision(true, "RBAC: allowed by RoleBinding \"" + name(binding) + "/" + a.namespace()
-                            + "\"" + allowedBy);
+                    return new Decision(
+                            true,
+                            "RBAC: allowed by RoleBinding \"" + name(binding) + "/" + a.namespace() + "\"" + allowedBy);
                 }
             }
         }
@@ -75,8 +76,8 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
     }
 
     /** The rules {@code binding} gives the user: none if it does not apply or its role is missing. */
-    private List<PolicyRule> boundRules(ObjectNode binding, String bindingNamespace, UserInfo user,
-            Set<String> errors) {
+    private List<PolicyRule> boundRules(
+            ObjectNode binding, String bindingNamespace, UserInfo user, Set<String> errors) {
         if (appliesTo(binding, user, bindingNamespace) == null) {
             return List.of();
         }
@@ -133,16 +134,17 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
         }
         for (JsonNode s : subjects) {
             String name = s.path("name").asString("");
-            boolean matches = switch (s.path("kind").asString("")) {
-                case "User" -> user.name().equals(name);
-                case "Group" -> user.groups().contains(name);
-                case "ServiceAccount" -> {
-                    String ns = s.path("namespace").asString("");
-                    ns = ns.isEmpty() ? bindingNamespace : ns;
-                    yield !ns.isEmpty() && user.name().equals(ServiceAccounts.userName(ns, name));
-                }
-                default -> false;
-            };
+            boolean matches =
+                    switch (s.path("kind").asString("")) {
+                        case "User" -> user.name().equals(name);
+                        case "Group" -> user.groups().contains(name);
+                        case "ServiceAccount" -> {
+                            String ns = s.path("namespace").asString("");
+                            ns = ns.isEmpty() ? bindingNamespace : ns;
+                            yield !ns.isEmpty() && user.name().equals(ServiceAccounts.userName(ns, name));
+                        }
+                        default -> false;
+                    };
             if (matches) {
                 return s;
             }
@@ -208,14 +210,16 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
     private static LabelSelector labelSelector(JsonNode s) {
         io.fabric8.kubernetes.api.model.LabelSelector selector = new io.fabric8.kubernetes.api.model.LabelSelector();
         Map<String, String> matchLabels = new LinkedHashMap<>();
-        s.path("matchLabels").properties().forEach(e -> matchLabels.put(e.getKey(), e.getValue().asString("")));
+        s.path("matchLabels")
+                .properties()
+                .forEach(e -> matchLabels.put(e.getKey(), e.getValue().asString("")));
         selector.setMatchLabels(matchLabels);
         List<LabelSelectorRequirement> expressions = new ArrayList<>();
         for (JsonNode e : s.path("matchExpressions")) {
             List<String> values = new ArrayList<>();
             e.path("values").forEach(v -> values.add(v.asString("")));
-            expressions.add(new LabelSelectorRequirement(e.path("key").asString(""), e.path("operator").asString(""),
-                    values));
+            expressions.add(new LabelSelectorRequirement(
+                    e.path("key").asString(""), e.path("operator").asString(""), values));
         }
         selector.setMatchExpressions(expressions);
         return LabelSelector.fromLabelSelector(selector);
@@ -223,7 +227,9 @@ final class RbacAuthorizer implements Authorizer, RuleResolver {
 
     private static Map<String, String> labels(JsonNode object) {
         Map<String, String> labels = new LinkedHashMap<>();
-        object.path("metadata").path("labels").properties()
+        object.path("metadata")
+                .path("labels")
+                .properties()
                 .forEach(e -> labels.put(e.getKey(), e.getValue().asString("")));
         return labels;
     }

@@ -119,8 +119,11 @@ final class RequestAttributes {
             }
             if (value != null) {
                 value = value.strip();
-                boolean validSegment = !value.isEmpty() && !value.equals(".") && !value.equals("..")
-                        && !value.contains("/") && !value.contains("%");
+                boolean validSegment = !value.isEmpty()
+                        && !value.equals(".")
+                        && !value.equals("..")
+                        && !value.contains("/")
+                        && !value.contains("%");
                 return validSegment ? value : "";
             }
         }

@@ -44,8 +44,8 @@ final class ReviewProtobuf {
                 case 2 -> {
                     switch (kind) {
                         case Reviews.SELF_SUBJECT_REVIEW -> r.skip(); // the status, which the server computes
-                        case Reviews.SELF_SUBJECT_RULES_REVIEW -> review.set("spec", strings(r.readMessage(),
-                                "namespace"));
+                        case Reviews.SELF_SUBJECT_RULES_REVIEW ->
+                            review.set("spec", strings(r.readMessage(), "namespace"));
                         default -> review.set("spec", accessReviewSpec(r.readMessage()));
                     }
                 }
@@ -70,8 +70,18 @@ final class ReviewProtobuf {
         ObjectNode spec = json.createObjectNode();
         while (r.next()) {
             switch (r.fieldNumber()) {
-                case 1 -> spec.set("resourceAttributes", strings(r.readMessage(),
-                        "namespace", "verb", "group", "version", "resource", "subresource", "name"));
+                case 1 ->
+                    spec.set(
+                            "resourceAttributes",
+                            strings(
+                                    r.readMessage(),
+                                    "namespace",
+                                    "verb",
+                                    "group",
+                                    "version",
+                                    "resource",
+                                    "subresource",
+                                    "name"));
                 case 2 -> spec.set("nonResourceAttributes", strings(r.readMessage(), "path", "verb"));
                 case 3 -> spec.put("user", r.readString());
                 case 4 -> {

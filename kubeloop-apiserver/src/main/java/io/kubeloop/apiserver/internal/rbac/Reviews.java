@@ -58,6 +58,7 @@ final class Reviews {
      * is not on the class path, and {@link #fallback} reads protobuf bodies then.
      */
     private volatile Optional<ProtobufCodec> codec;
+
     private final ReviewProtobuf fallback;
 
     Reviews(JsonMapper json, Authorizer authorizer, RuleResolver ruleResolver) {
@@ -68,8 +69,10 @@ final class Reviews {
     }
 
     static boolean serves(ResourceType type) {
-        return (type.group().equals(AUTHORIZATION) && (type.kind().equals(SELF_SUBJECT_ACCESS_REVIEW)
-                        || type.kind().equals(SUBJECT_ACCESS_REVIEW) || type.kind().equals(SELF_SUBJECT_RULES_REVIEW)))
+        return (type.group().equals(AUTHORIZATION)
+                        && (type.kind().equals(SELF_SUBJECT_ACCESS_REVIEW)
+                                || type.kind().equals(SUBJECT_ACCESS_REVIEW)
+                                || type.kind().equals(SELF_SUBJECT_RULES_REVIEW)))
                 || (type.group().equals(AUTHENTICATION) && type.kind().equals(SELF_SUBJECT_REVIEW));
     }
 
@@ -81,8 +84,8 @@ final class Reviews {
      */
     ObjectNode create(String method, String contentType, byte[] body, ResourceType type, UserInfo user) {
         if (!method.equals("POST")) {
-            throw new StatusException(Statuses.failure(StatusReason.MethodNotAllowed,
-                    "the server does not allow this method on the requested resource"));
+            throw new StatusException(Statuses.failure(
+                    StatusReason.MethodNotAllowed, "the server does not allow this method on the requested resource"));
         }
         ObjectNode review = decode(contentType, body, type);
         ObjectNode reply = json.createObjectNode();
@@ -117,7 +120,8 @@ final class Reviews {
     }
 
     private ObjectNode decode(String contentType, byte[] body, ResourceType type) {
-        String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        String mediaType =
+                contentType == null ? "" : contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         JsonNode node;
         switch (mediaType) {
             case "", "application/json", "*/*" -> node = parse(json, body, "json parse error");
@@ -125,9 +129,11 @@ final class Reviews {
             case Envelope.MEDIA_TYPE -> {
                 return fromProtobuf(body, type);
             }
-            default -> throw new StatusException(Statuses.failure(StatusReason.UnsupportedMediaType,
-                    "the body of the request was in an unknown format - accepted media types include: "
-                            + "application/json, application/yaml, " + Envelope.MEDIA_TYPE));
+            default ->
+                throw new StatusException(Statuses.failure(
+                        StatusReason.UnsupportedMediaType,
+                        "the body of the request was in an unknown format - accepted media types include: "
+                                + "application/json, application/yaml, " + Envelope.MEDIA_TYPE));
         }
         if (node == null || !node.isObject()) {
             throw new StatusException(Statuses.badRequest("the body of the request must be a JSON object"));
@@ -141,8 +147,8 @@ final class Reviews {
         try {
             return mapper.readTree(body);
         } catch (JacksonException e) {
-            throw new StatusException(Statuses.badRequest("couldn't get version/kind; " + what + ": "
-                    + e.getOriginalMessage()));
+            throw new StatusException(
+                    Statuses.badRequest("couldn't get version/kind; " + what + ": " + e.getOriginalMessage()));
         }
     }
 
@@ -158,23 +164,24 @@ final class Reviews {
             try {
                 review = codec.decode(body);
             } catch (ProtobufException e) {
-                throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
-                        + e.getMessage() + ")"));
+                throw new StatusException(
+                        Statuses.badRequest("the object provided is unrecognized (" + e.getMessage() + ")"));
             }
-            requireType(review.path("apiVersion").asString(""), review.path("kind").asString(""), type);
+            requireType(
+                    review.path("apiVersion").asString(""), review.path("kind").asString(""), type);
             return review;
         }
         try {
             Envelope envelope = Envelope.decode(body);
             if (!envelope.contentEncoding().isEmpty()) {
-                throw new StatusException(Statuses.badRequest("unsupported protobuf content encoding \""
-                        + envelope.contentEncoding() + "\""));
+                throw new StatusException(Statuses.badRequest(
+                        "unsupported protobuf content encoding \"" + envelope.contentEncoding() + "\""));
             }
             requireType(envelope.apiVersion(), envelope.kind(), type);
             return fallback.decode(type.kind(), envelope.raw());
         } catch (ProtobufException e) {
-            throw new StatusException(Statuses.badRequest("the object provided is unrecognized ("
-                    + e.getMessage() + ")"));
+            throw new StatusException(
+                    Statuses.badRequest("the object provided is unrecognized (" + e.getMessage() + ")"));
         }
     }
 
@@ -192,8 +199,12 @@ final class Reviews {
         List<String> groups = new ArrayList<>();
         spec.path("groups").forEach(g -> groups.add(g.asString("")));
         if (user.isEmpty() && groups.isEmpty()) {
-            throw new StatusException(Statuses.invalid(type.group(), type.kind(), "", List.of(new Statuses.FieldError(
-                    "Invalid value", "spec.user", "\"\": at least one of user or group must be specified"))));
+            throw new StatusException(Statuses.invalid(
+                    type.group(),
+                    type.kind(),
+                    "",
+                    List.of(new Statuses.FieldError(
+                            "Invalid value", "spec.user", "\"\": at least one of user or group must be specified"))));
         }
         Map<String, List<String>> extra = new LinkedHashMap<>();
         spec.path("extra").properties().forEach(e -> {
@@ -211,9 +222,13 @@ final class Reviews {
         boolean hasNonResource = nonResource != null && !nonResource.isNull();
         if (hasResource == hasNonResource) {
             String field = hasResource ? "spec.nonResourceAttributes" : "spec.resourceAttributes";
-            String detail = hasResource ? "cannot be specified in combination with resourceAttributes"
+            String detail = hasResource
+                    ? "cannot be specified in combination with resourceAttributes"
                     : "exactly one of nonResourceAttributes or resourceAttributes must be specified";
-            throw new StatusException(Statuses.invalid(type.group(), type.kind(), "",
+            throw new StatusException(Statuses.invalid(
+                    type.group(),
+                    type.kind(),
+                    "",
                     List.of(new Statuses.FieldError("Invalid value", field, "\"null\": " + detail))));
         }
         if (hasResource) {
@@ -221,9 +236,17 @@ final class Reviews {
                 throw new StatusException(Statuses.badRequest("spec.resourceAttributes must be an object"));
             }
             String version = text(resource, "version");
-            return new Attributes(user, text(resource, "verb"), true, text(resource, "group"),
-                    version.isEmpty() ? "*" : version, text(resource, "resource"), text(resource, "subresource"),
-                    text(resource, "namespace"), text(resource, "name"), "");
+            return new Attributes(
+                    user,
+                    text(resource, "verb"),
+                    true,
+                    text(resource, "group"),
+                    version.isEmpty() ? "*" : version,
+                    text(resource, "resource"),
+                    text(resource, "subresource"),
+                    text(resource, "namespace"),
+                    text(resource, "name"),
+                    "");
         }
         if (!nonResource.isObject()) {
             throw new StatusException(Statuses.badRequest("spec.nonResourceAttributes must be an object"));

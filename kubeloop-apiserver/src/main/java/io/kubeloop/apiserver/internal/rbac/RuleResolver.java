@@ -8,9 +8,11 @@ import java.util.List;
 interface RuleResolver {
 
     /** Every verb on everything: what a server without RBAC grants. */
-    RuleResolver EVERYTHING = (user, namespace) -> new Rules(List.of(
-            new PolicyRule(List.of("*"), List.of("*"), List.of("*"), List.of(), List.of()),
-            new PolicyRule(List.of("*"), List.of(), List.of(), List.of(), List.of("*"))), "");
+    RuleResolver EVERYTHING = (user, namespace) -> new Rules(
+            List.of(
+                    new PolicyRule(List.of("*"), List.of("*"), List.of("*"), List.of(), List.of()),
+                    new PolicyRule(List.of("*"), List.of(), List.of(), List.of(), List.of("*"))),
+            "");
 
     Rules rulesFor(UserInfo user, String namespace);
 

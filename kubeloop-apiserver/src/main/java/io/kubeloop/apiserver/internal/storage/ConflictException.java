@@ -17,7 +17,8 @@ public final class ConflictException extends StorageException {
     private final String detail;
 
     public ConflictException(StorageKey key, String detail) {
-        super("Operation cannot be fulfilled on " + key.qualifiedResource() + " \"" + key.name() + "\": " + detail,
+        super(
+                "Operation cannot be fulfilled on " + key.qualifiedResource() + " \"" + key.name() + "\": " + detail,
                 key);
         this.detail = detail;
     }

@@ -33,8 +33,7 @@ public final class ExpiredException extends StorageException {
     }
 
     static ExpiredException forWatch(long requested, long oldest) {
-        return new ExpiredException("too old resource version: " + requested + " (" + oldest + ")", requested,
-                oldest);
+        return new ExpiredException("too old resource version: " + requested + " (" + oldest + ")", requested, oldest);
     }
 
     /** The revision the client asked for. */

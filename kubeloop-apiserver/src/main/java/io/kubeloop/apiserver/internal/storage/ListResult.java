@@ -16,8 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  * @param remainingCount how many objects follow this page, when the list had no filter (kube-apiserver's
  *     {@code remainingItemCount}); -1 with a filter, where the count is not known
  */
-public record ListResult(List<ObjectNode> items, long revision, boolean hasMore, String continueKey,
-                         long remainingCount) {
+public record ListResult(
+        List<ObjectNode> items, long revision, boolean hasMore, String continueKey, long remainingCount) {
 
     public ListResult {
         items = List.copyOf(items);

@@ -68,6 +68,7 @@ final class MvccStore implements Store {
     private final Map<GroupResource, List<Watcher>> watchers = new HashMap<>();
     /** Written under {@code writeLock}, after the write's version is in the index and the watchers' buffers. */
     private volatile long currentRevision = INITIAL_REVISION;
+
     private volatile boolean closed;
 
     private record GroupResource(String group, String resource) {}
@@ -136,8 +137,7 @@ final class MvccStore implements Store {
     }
 
     @Override
-    public ObjectNode guaranteedUpdate(StorageKey key, Preconditions preconditions,
-                                       UnaryOperator<ObjectNode> update) {
+    public ObjectNode guaranteedUpdate(StorageKey key, Preconditions preconditions, UnaryOperator<ObjectNode> update) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(preconditions, "preconditions (use Preconditions.NONE)");
         Objects.requireNonNull(update, "update");
@@ -274,8 +274,14 @@ final class MvccStore implements Store {
     }
 
     @Override
-    public ListResult list(String group, String resource, String namespace, long atRevision,
-                           Predicate<ObjectNode> filter, int limit, String continueKey) {
+    public ListResult list(
+            String group,
+            String resource,
+            String namespace,
+            long atRevision,
+            Predicate<ObjectNode> filter,
+            int limit,
+            String continueKey) {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(resource, "resource");
         if (limit < 0) {
@@ -294,7 +300,8 @@ final class MvccStore implements Store {
         if (!pins.pin(revision)) {
             if (atRevision != 0) {
                 long oldest = pins.compacted();
-                throw continueKey == null ? ExpiredException.forList(revision, oldest)
+                throw continueKey == null
+                        ? ExpiredException.forList(revision, oldest)
                         : ExpiredException.forContinue(revision, oldest);
             }
             // "Current" was overtaken by a burst of writes and compaction: pin the current revision under the
@@ -302,8 +309,12 @@ final class MvccStore implements Store {
             revision = pinCurrent();
         }
         try {
-            return collect(range(group, resource, namespace, start == null ? null : start.after()), revision, filter,
-                    limit, start == null ? -1 : start.remaining());
+            return collect(
+                    range(group, resource, namespace, start == null ? null : start.after()),
+                    revision,
+                    filter,
+                    limit,
+                    start == null ? -1 : start.remaining());
         } finally {
             pins.unpin(revision);
         }
@@ -329,8 +340,12 @@ final class MvccStore implements Store {
      *
      * @param knownRemaining how many objects the range holds at {@code revision} (from the continue key), or -1
      */
-    private static ListResult collect(NavigableMap<StorageKey, Version> range, long revision,
-                                      Predicate<ObjectNode> filter, int limit, long knownRemaining) {
+    private static ListResult collect(
+            NavigableMap<StorageKey, Version> range,
+            long revision,
+            Predicate<ObjectNode> filter,
+            int limit,
+            long knownRemaining) {
         List<ObjectNode> items = new ArrayList<>(limit == 0 ? 16 : Math.min(limit, 1024));
         StorageKey lastKey = null;
         boolean hasMore = false;
@@ -378,11 +393,12 @@ final class MvccStore implements Store {
     }
 
     /** The keys of one resource (in one namespace, or all), strictly after {@code after} if given. */
-    private NavigableMap<StorageKey, Version> range(String group, String resource, String namespace,
-                                                    StorageKey after) {
-        StorageKey from = namespace == null ? new StorageKey(group, resource, "", "")
+    private NavigableMap<StorageKey, Version> range(String group, String resource, String namespace, StorageKey after) {
+        StorageKey from = namespace == null
+                ? new StorageKey(group, resource, "", "")
                 : new StorageKey(group, resource, namespace, "");
-        StorageKey to = namespace == null ? new StorageKey(group, resource + '\0', "", "")
+        StorageKey to = namespace == null
+                ? new StorageKey(group, resource + '\0', "", "")
                 : new StorageKey(group, resource, namespace + '\0', "");
         return after == null ? index.subMap(from, true, to, false) : index.subMap(after, false, to, false);
     }
@@ -391,8 +407,13 @@ final class MvccStore implements Store {
     // Watches
 
     @Override
-    public StoreWatch watch(String group, String resource, String namespace, long fromRevision,
-                            Predicate<ObjectNode> filter, int bufferSize) {
+    public StoreWatch watch(
+            String group,
+            String resource,
+            String namespace,
+            long fromRevision,
+            Predicate<ObjectNode> filter,
+            int bufferSize) {
         checkWatchArguments(group, resource, bufferSize);
         if (fromRevision < 0) {
             throw new IllegalArgumentException("fromRevision must not be negative: " + fromRevision);
@@ -402,11 +423,10 @@ final class MvccStore implements Store {
             checkOpen();
             long compacted = pins.compacted();
             if (fromRevision < compacted) {
-                return Watcher.failed(this, clock, ExpiredException.forWatch(fromRevision, compacted),
-                        StoreWatch.EndReason.EXPIRED);
+                return Watcher.failed(
+                        this, clock, ExpiredException.forWatch(fromRevision, compacted), StoreWatch.EndReason.EXPIRED);
             }
-            Watcher w = new Watcher(this, clock, group, resource, namespace, fromRevision, filter, bufferSize,
-                    false);
+            Watcher w = new Watcher(this, clock, group, resource, namespace, fromRevision, filter, bufferSize, false);
             List<StoreEvent> replay = new ArrayList<>();
             // The log holds every revision after the compacted one (trimming never passes it) that was written
             // (the initial revision was not), so the replay is complete. At most log.size() rounds.
@@ -435,8 +455,8 @@ final class MvccStore implements Store {
     }
 
     @Override
-    public StoreWatch listAndWatch(String group, String resource, String namespace, Predicate<ObjectNode> filter,
-                                   int bufferSize) {
+    public StoreWatch listAndWatch(
+            String group, String resource, String namespace, Predicate<ObjectNode> filter, int bufferSize) {
         checkWatchArguments(group, resource, bufferSize);
         long revision;
         Watcher w;
@@ -477,7 +497,8 @@ final class MvccStore implements Store {
 
     /** Caller holds the write lock. */
     private void register(Watcher w) {
-        watchers.computeIfAbsent(new GroupResource(w.group, w.resource), gr -> new ArrayList<>()).add(w);
+        watchers.computeIfAbsent(new GroupResource(w.group, w.resource), gr -> new ArrayList<>())
+                .add(w);
     }
 
     void unregister(Watcher w) {

@@ -32,15 +32,19 @@ public record Preconditions(String uid, String resourceVersion) {
         if (uid != null) {
             String actual = ObjectTrees.metadataString(current, "uid");
             if (!uid.equals(actual)) {
-                throw new ConflictException(key, "Precondition failed: UID in precondition: " + uid
-                        + ", UID in object meta: " + (actual == null ? "" : actual));
+                throw new ConflictException(
+                        key,
+                        "Precondition failed: UID in precondition: " + uid + ", UID in object meta: "
+                                + (actual == null ? "" : actual));
             }
         }
         if (resourceVersion != null) {
             String actual = ObjectTrees.metadataString(current, "resourceVersion");
             if (!resourceVersion.equals(actual)) {
-                throw new ConflictException(key, "Precondition failed: ResourceVersion in precondition: "
-                        + resourceVersion + ", ResourceVersion in object meta: " + (actual == null ? "" : actual));
+                throw new ConflictException(
+                        key,
+                        "Precondition failed: ResourceVersion in precondition: " + resourceVersion
+                                + ", ResourceVersion in object meta: " + (actual == null ? "" : actual));
             }
         }
     }

@@ -11,7 +11,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>{@link #toStatus()} builds that {@code Status} object, ready to serialise.
  */
 public abstract sealed class StorageException extends RuntimeException
-        permits NotFoundException, AlreadyExistsException, ConflictException, ExpiredException,
+        permits NotFoundException,
+                AlreadyExistsException,
+                ConflictException,
+                ExpiredException,
                 TooLargeResourceVersionException {
 
     private static final long serialVersionUID = 1L;

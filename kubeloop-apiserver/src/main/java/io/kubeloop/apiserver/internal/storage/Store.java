@@ -102,8 +102,14 @@ public interface Store extends AutoCloseable {
      * @throws TooLargeResourceVersionException if {@code atRevision} is above the current revision
      * @throws IllegalArgumentException if {@code continueKey} is malformed or outside the listed range
      */
-    ListResult list(String group, String resource, String namespace, long atRevision,
-                    Predicate<ObjectNode> filter, int limit, String continueKey);
+    ListResult list(
+            String group,
+            String resource,
+            String namespace,
+            long atRevision,
+            Predicate<ObjectNode> filter,
+            int limit,
+            String continueKey);
 
     /**
      * Watches one resource from a revision: delivers every change with a revision strictly after
@@ -123,8 +129,13 @@ public interface Store extends AutoCloseable {
      *     write lock, so it must be fast, must not block and must not change its argument
      * @param bufferSize how many events may wait for the consumer before the watch is terminated (at least 1)
      */
-    StoreWatch watch(String group, String resource, String namespace, long fromRevision,
-                     Predicate<ObjectNode> filter, int bufferSize);
+    StoreWatch watch(
+            String group,
+            String resource,
+            String namespace,
+            long fromRevision,
+            Predicate<ObjectNode> filter,
+            int bufferSize);
 
     /**
      * "Get state and start at most recent", atomically: at the current revision R, delivers a synthetic ADDED
@@ -132,8 +143,8 @@ public interface Store extends AutoCloseable {
      * exactly as {@link #watch} from R would. No write can fall between the initial state and the changes.
      * The initial objects are collected (as references, without copying) before this method returns.
      */
-    StoreWatch listAndWatch(String group, String resource, String namespace, Predicate<ObjectNode> filter,
-                            int bufferSize);
+    StoreWatch listAndWatch(
+            String group, String resource, String namespace, Predicate<ObjectNode> filter, int bufferSize);
 
     /** The revision of the latest write (1 for an empty store). */
     long currentRevision();

@@ -39,6 +39,7 @@ final class Watcher implements StoreWatch {
     final String namespace;
     /** Live events at or below this revision are not for this watcher. */
     final long startRevision;
+
     private final Predicate<ObjectNode> filter;
     private final int capacity;
     private final Clock clock;
@@ -49,20 +50,31 @@ final class Watcher implements StoreWatch {
 
     /** Guarded by {@code lock}: listAndWatch's objects, then (if {@code markerPending}) its BOOKMARK. */
     private List<Version> initialState = List.of();
+
     private int initialIndex;
     private boolean markerPending;
     /** Guarded by {@code lock}: history events before the live ones. */
     private List<StoreEvent> replay = List.of();
+
     private int replayIndex;
     /** Guarded by {@code lock}. */
     private final ArrayDeque<StoreEvent> live = new ArrayDeque<>();
+
     private long lastTaken;
     private long lastBookmark;
     private EndReason endReason;
     private StoreEvent finalEvent;
 
-    Watcher(MvccStore store, Clock clock, String group, String resource, String namespace, long startRevision,
-            Predicate<ObjectNode> filter, int capacity, boolean sendInitialState) {
+    Watcher(
+            MvccStore store,
+            Clock clock,
+            String group,
+            String resource,
+            String namespace,
+            long startRevision,
+            Predicate<ObjectNode> filter,
+            int capacity,
+            boolean sendInitialState) {
         this.store = store;
         this.clock = clock;
         this.group = group;
@@ -84,7 +96,8 @@ final class Watcher implements StoreWatch {
 
     /** Whether a write to {@code key} belongs to this watcher's range. */
     boolean covers(StorageKey key) {
-        return key.resource().equals(resource) && key.group().equals(group)
+        return key.resource().equals(resource)
+                && key.group().equals(group)
                 && (namespace == null || namespace.equals(key.namespace()));
     }
 

@@ -15,8 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class ColumnPrinter implements Printer {
 
     /** The column a CRD version without printer columns gets. */
-    static final PrinterColumn AGE = new PrinterColumn("Age", "date", "", Descriptions.CREATION_TIMESTAMP, 0,
-            ".metadata.creationTimestamp");
+    static final PrinterColumn AGE =
+            new PrinterColumn("Age", "date", "", Descriptions.CREATION_TIMESTAMP, 0, ".metadata.creationTimestamp");
 
     private final List<Column> columns;
     private final List<PrinterColumn> custom;

@@ -40,7 +40,8 @@ final class DaemonSetPrinter implements Printer {
                 Fields.integer(status.get("numberReady")),
                 Fields.integer(status.get("updatedNumberScheduled")),
                 Fields.integer(status.get("numberAvailable")),
-                Labels.format(daemonSet.path("spec").path("template").path("spec").get("nodeSelector")),
+                Labels.format(
+                        daemonSet.path("spec").path("template").path("spec").get("nodeSelector")),
                 Ages.of(daemonSet, now),
                 containers.names(),
                 containers.images(),

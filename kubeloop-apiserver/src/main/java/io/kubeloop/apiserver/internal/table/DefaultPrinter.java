@@ -13,9 +13,8 @@ final class DefaultPrinter implements Printer {
 
     private static final String ZERO_TIME = "0001-01-01T00:00:00Z";
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
+    private static final List<Column> COLUMNS =
+            List.of(Column.NAME, new Column("Created At", "date", "", Descriptions.CREATION_TIMESTAMP, 0));
 
     @Override
     public List<Column> columns() {
@@ -27,7 +26,6 @@ final class DefaultPrinter implements Printer {
         Instant created = Fields.time(object.path("metadata").get("creationTimestamp"));
         return Row.of(
                 Fields.text(object.path("metadata").get("name")),
-                created == null ? ZERO_TIME
-                        : Timestamps.format(created));
+                created == null ? ZERO_TIME : Timestamps.format(created));
     }
 }

@@ -53,10 +53,10 @@ final class Descriptions {
             + "values that must match in order to be controlled by this replica set. More info: "
             + "https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors";
     static final String READY_PODS = "Number of the pod with ready state";
-    static final String UPDATED_REPLICAS = "Total number of non-terminated pods targeted by this deployment that "
-            + "have the desired template spec.";
-    static final String AVAILABLE_REPLICAS = "Total number of available pods (ready for at least minReadySeconds) "
-            + "targeted by this deployment.";
+    static final String UPDATED_REPLICAS =
+            "Total number of non-terminated pods targeted by this deployment that " + "have the desired template spec.";
+    static final String AVAILABLE_REPLICAS =
+            "Total number of available pods (ready for at least minReadySeconds) " + "targeted by this deployment.";
     static final String DEPLOYMENT_SELECTOR = "Label selector for pods. Existing ReplicaSets whose pods are "
             + "selected by this will be the ones affected by this deployment.";
 
@@ -100,12 +100,12 @@ final class Descriptions {
     static final String KUBELET_VERSION = "Kubelet Version reported by the node.";
     static final String NODE_ADDRESSES = "List of addresses reachable to the node. Queried from cloud provider, if "
             + "available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses";
-    static final String OS_IMAGE = "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 "
-            + "(wheezy)).";
-    static final String KERNEL_VERSION = "Kernel Version reported by the node from 'uname -r' (e.g. "
-            + "3.16.0-0.bpo.4-amd64).";
-    static final String CONTAINER_RUNTIME = "ContainerRuntime Version reported by the node through runtime remote "
-            + "API (e.g. containerd://1.4.2).";
+    static final String OS_IMAGE =
+            "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 " + "(wheezy)).";
+    static final String KERNEL_VERSION =
+            "Kernel Version reported by the node from 'uname -r' (e.g. " + "3.16.0-0.bpo.4-amd64).";
+    static final String CONTAINER_RUNTIME =
+            "ContainerRuntime Version reported by the node through runtime remote " + "API (e.g. containerd://1.4.2).";
 
     static final String EVENT_LAST = "The time at which the most recent occurrence of this event was recorded.";
     static final String EVENT_TYPE = "Type of this event (Normal, Warning), new types could be added in the future";
@@ -115,11 +115,11 @@ final class Descriptions {
     static final String EVENT_FIELD_PATH = "If referring to a piece of an object instead of an entire object, this "
             + "string should contain a valid JSON/Go field access statement, such as "
             + "desiredState.manifest.containers[2].";
-    static final String EVENT_SOURCE = "The component reporting this event. Should be a short machine "
-            + "understandable string.";
+    static final String EVENT_SOURCE =
+            "The component reporting this event. Should be a short machine " + "understandable string.";
     static final String EVENT_MESSAGE = "A human-readable description of the status of this operation.";
-    static final String EVENT_FIRST = "The time at which the event was first recorded. (Time of server receipt is "
-            + "in TypeMeta.)";
+    static final String EVENT_FIRST =
+            "The time at which the event was first recorded. (Time of server receipt is " + "in TypeMeta.)";
     static final String EVENT_COUNT = "The number of times this event has occurred.";
 
     static final String SECRET_TYPE = "Used to facilitate programmatic handling of secret data. More info: "
@@ -145,6 +145,6 @@ final class Descriptions {
             + "LeaseCandidate.metadata.name field.";
 
     static final String SCALE_DESIRED = "replicas is the desired number of instances for the scaled object.";
-    static final String SCALE_AVAILABLE = "replicas is the actual number of observed instances of the scaled "
-            + "object.";
+    static final String SCALE_AVAILABLE =
+            "replicas is the actual number of observed instances of the scaled " + "object.";
 }

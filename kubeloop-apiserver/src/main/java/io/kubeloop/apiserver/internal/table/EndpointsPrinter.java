@@ -11,10 +11,8 @@ final class EndpointsPrinter implements Printer {
 
     private static final int MAX = 3;
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Endpoints", Descriptions.ENDPOINT_SUBSETS),
-            Column.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(Column.NAME, Column.string("Endpoints", Descriptions.ENDPOINT_SUBSETS), Column.AGE);
 
     @Override
     public List<Column> columns() {

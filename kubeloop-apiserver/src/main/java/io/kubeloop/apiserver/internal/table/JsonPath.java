@@ -106,8 +106,8 @@ final class JsonPath {
         }
         List<String> path = List.of(condition.substring(2, eq).strip().split("\\."));
         String value = condition.substring(eq + 2).strip();
-        if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
-                || value.startsWith("'") && value.endsWith("'"))) {
+        if (value.length() >= 2
+                && (value.startsWith("\"") && value.endsWith("\"") || value.startsWith("'") && value.endsWith("'"))) {
             value = value.substring(1, value.length() - 1);
         }
         return new Filter(path, value);

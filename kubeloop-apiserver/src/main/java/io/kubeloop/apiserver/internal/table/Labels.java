@@ -53,13 +53,14 @@ final class Labels {
                 values.add(Fields.text(v));
             }
             values.sort(null);
-            String text = switch (Fields.text(expr.get("operator"))) {
-                case "In" -> key + " in (" + String.join(",", values) + ")";
-                case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
-                case "Exists" -> key;
-                case "DoesNotExist" -> "!" + key;
-                default -> null;
-            };
+            String text =
+                    switch (Fields.text(expr.get("operator"))) {
+                        case "In" -> key + " in (" + String.join(",", values) + ")";
+                        case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
+                        case "Exists" -> key;
+                        case "DoesNotExist" -> "!" + key;
+                        default -> null;
+                    };
             if (text == null) {
                 return null;
             }

@@ -7,10 +7,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** Leases: HOLDER ({@code spec.holderIdentity}, empty when free), AGE. */
 final class LeasePrinter implements Printer {
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Holder", Descriptions.LEASE_HOLDER),
-            Column.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(Column.NAME, Column.string("Holder", Descriptions.LEASE_HOLDER), Column.AGE);
 
     @Override
     public List<Column> columns() {

@@ -7,10 +7,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** Namespaces: STATUS (the phase; {@code Active}, the value kube-apiserver sets on create, when unset), AGE. */
 final class NamespacePrinter implements Printer {
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Status", "The status of the namespace"),
-            Column.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(Column.NAME, Column.string("Status", "The status of the namespace"), Column.AGE);
 
     @Override
     public List<Column> columns() {

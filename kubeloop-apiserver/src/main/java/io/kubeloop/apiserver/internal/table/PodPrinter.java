@@ -24,8 +24,10 @@ final class PodPrinter implements Printer {
             Column.NAME,
             Column.string("Ready", "The aggregate readiness state of this pod for accepting traffic."),
             Column.string("Status", "The aggregate status of the containers in this pod."),
-            Column.string("Restarts", "The number of times the containers in this pod have been restarted and when "
-                    + "the last container in this pod has restarted."),
+            Column.string(
+                    "Restarts",
+                    "The number of times the containers in this pod have been restarted and when "
+                            + "the last container in this pod has restarted."),
             Column.AGE,
             Column.wide("IP", Descriptions.POD_IP),
             Column.wide("Node", Descriptions.NODE_NAME),
@@ -66,11 +68,12 @@ final class PodPrinter implements Printer {
                 reason = "SchedulingGated";
             }
         }
-        List<Row.Condition> rowConditions = switch (phase) {
-            case "Succeeded" -> List.of(SUCCEEDED);
-            case "Failed" -> List.of(FAILED);
-            default -> List.of();
-        };
+        List<Row.Condition> rowConditions =
+                switch (phase) {
+                    case "Succeeded" -> List.of(SUCCEEDED);
+                    case "Failed" -> List.of(FAILED);
+                    default -> List.of();
+                };
 
         Map<String, JsonNode> initContainers = new HashMap<>();
         JsonNode initSpecs = spec.path("initContainers");
@@ -108,7 +111,8 @@ final class PodPrinter implements Printer {
             }
             if (Fields.isSet(terminated)) {
                 reason = "Init:" + terminatedReason(terminated);
-            } else if (Fields.isSet(waiting) && !Fields.text(waiting.get("reason")).isEmpty()
+            } else if (Fields.isSet(waiting)
+                    && !Fields.text(waiting.get("reason")).isEmpty()
                     && !Fields.text(waiting.get("reason")).equals("PodInitializing")) {
                 reason = "Init:" + Fields.text(waiting.get("reason"));
             } else {
@@ -145,7 +149,8 @@ final class PodPrinter implements Printer {
             }
         }
 
-        boolean deleting = !Fields.text(pod.path("metadata").get("deletionTimestamp")).isEmpty();
+        boolean deleting =
+                !Fields.text(pod.path("metadata").get("deletionTimestamp")).isEmpty();
         if (deleting && Fields.text(status.get("reason")).equals("NodeLost")) {
             reason = "Unknown";
         } else if (deleting && !phase.equals("Succeeded") && !phase.equals("Failed")) {
@@ -167,16 +172,18 @@ final class PodPrinter implements Printer {
         String nodeName = Fields.text(spec.get("nodeName"));
         String nominatedNodeName = Fields.text(status.get("nominatedNodeName"));
 
-        return new Row(List.of(
-                Fields.text(pod.path("metadata").get("name")),
-                readyContainers + "/" + totalContainers,
-                reason,
-                restartsCell,
-                Ages.of(pod, now),
-                orNone(podIp),
-                orNone(nodeName),
-                orNone(nominatedNodeName),
-                readinessGates(spec, status)), rowConditions);
+        return new Row(
+                List.of(
+                        Fields.text(pod.path("metadata").get("name")),
+                        readyContainers + "/" + totalContainers,
+                        reason,
+                        restartsCell,
+                        Ages.of(pod, now),
+                        orNone(podIp),
+                        orNone(nodeName),
+                        orNone(nominatedNodeName),
+                        readinessGates(spec, status)),
+                rowConditions);
     }
 
     private static String readinessGates(JsonNode spec, JsonNode status) {
@@ -211,12 +218,14 @@ final class PodPrinter implements Printer {
 
     /** A sidecar: an init container with {@code restartPolicy: Always}. */
     private static boolean isRestartable(JsonNode initContainer) {
-        return initContainer != null && Fields.text(initContainer.get("restartPolicy")).equals("Always");
+        return initContainer != null
+                && Fields.text(initContainer.get("restartPolicy")).equals("Always");
     }
 
     private static boolean hasCondition(JsonNode status, String type) {
         for (JsonNode condition : status.path("conditions")) {
-            if (Fields.text(condition.get("type")).equals(type) && Fields.text(condition.get("status")).equals("True")) {
+            if (Fields.text(condition.get("type")).equals(type)
+                    && Fields.text(condition.get("status")).equals("True")) {
                 return true;
             }
         }

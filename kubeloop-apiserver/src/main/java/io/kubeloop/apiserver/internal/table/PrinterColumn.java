@@ -8,8 +8,8 @@ import java.util.Set;
  * what {@code jsonPath} finds in each object, rendered as {@code type} (string, integer, number, boolean or
  * date; a date cell shows the age, as kube-apiserver renders it).
  */
-public record PrinterColumn(String name, String type, String format, String description, int priority,
-        String jsonPath) {
+public record PrinterColumn(
+        String name, String type, String format, String description, int priority, String jsonPath) {
 
     /** The column types kube-apiserver accepts. */
     public static final Set<String> TYPES = Set.of("string", "integer", "number", "boolean", "date");

@@ -7,10 +7,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** ServiceAccounts: SECRETS (the number of {@code secrets} references), AGE. */
 final class ServiceAccountPrinter implements Printer {
 
-    private static final List<Column> COLUMNS = List.of(
-            Column.NAME,
-            Column.string("Secrets", Descriptions.SA_SECRETS),
-            Column.AGE);
+    private static final List<Column> COLUMNS =
+            List.of(Column.NAME, Column.string("Secrets", Descriptions.SA_SECRETS), Column.AGE);
 
     @Override
     public List<Column> columns() {

@@ -38,8 +38,10 @@ public record TableOptions(String version, IncludeObject includeObject) {
                 return new TableOptions(version, value);
             }
         }
-        throw new IllegalArgumentException(String.format(Locale.ROOT, "Unable to convert to Table as requested: "
-                + "includeObject: Invalid value: \"%s\": must be 'Metadata', 'Object', 'None', or empty",
+        throw new IllegalArgumentException(String.format(
+                Locale.ROOT,
+                "Unable to convert to Table as requested: "
+                        + "includeObject: Invalid value: \"%s\": must be 'Metadata', 'Object', 'None', or empty",
                 includeObject));
     }
 

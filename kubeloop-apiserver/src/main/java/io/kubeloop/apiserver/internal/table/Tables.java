@@ -1,7 +1,7 @@
 package io.kubeloop.apiserver.internal.table;
 
-import io.kubeloop.model.ResourceType;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.model.ResourceType;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +110,8 @@ public final class Tables {
         AtomicBoolean first = new AtomicBoolean(true);
         return object -> {
             boolean headers = first.getAndSet(false);
-            if (Fields.text(object.get("kind")).equals("Status") && Fields.text(object.get("apiVersion")).equals("v1")) {
+            if (Fields.text(object.get("kind")).equals("Status")
+                    && Fields.text(object.get("apiVersion")).equals("v1")) {
                 return object;
             }
             return ofObject(type, object, options, headers);
@@ -136,8 +137,7 @@ public final class Tables {
         }
     }
 
-    private ObjectNode row(ResourceType type, Printer printer, ObjectNode object, TableOptions options,
-            Instant now) {
+    private ObjectNode row(ResourceType type, Printer printer, ObjectNode object, TableOptions options, Instant now) {
         Row row = printer.row(object, now);
         ObjectNode node = json.createObjectNode();
         ArrayNode cells = node.putArray("cells");
@@ -155,7 +155,11 @@ public final class Tables {
         if (!row.conditions().isEmpty()) {
             ArrayNode conditions = node.putArray("conditions");
             for (Row.Condition c : row.conditions()) {
-                conditions.addObject().put("type", c.type()).put("status", c.status()).put("reason", c.reason())
+                conditions
+                        .addObject()
+                        .put("type", c.type())
+                        .put("status", c.status())
+                        .put("reason", c.reason())
                         .put("message", c.message());
             }
         }

@@ -36,6 +36,7 @@ public final class CertificateAuthority {
 
     /** The files {@link #loadOrCreate} uses: the CA certificate, and its PKCS#8 key (mode 600). */
     public static final String CERTIFICATE_FILE = "ca.crt";
+
     public static final String KEY_FILE = "ca.key";
 
     static final Duration CA_VALIDITY = Duration.ofDays(3650);
@@ -55,12 +56,16 @@ public final class CertificateAuthority {
         Objects.requireNonNull(commonName, "commonName");
         try {
             KeyPair pair = newKeyPair();
-            X509Certificate cert = new CertificateBuilder().subject(commonName, List.of())
-                    .publicKey(pair.getPublic()).validity(now.minus(SKEW), now.plus(CA_VALIDITY))
-                    .certificateAuthority().sign(null, pair.getPrivate());
+            X509Certificate cert = new CertificateBuilder()
+                    .subject(commonName, List.of())
+                    .publicKey(pair.getPublic())
+                    .validity(now.minus(SKEW), now.plus(CA_VALIDITY))
+                    .certificateAuthority()
+                    .sign(null, pair.getPrivate());
             return new CertificateAuthority(cert, pair.getPrivate());
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot generate a certificate authority: " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot generate a certificate authority: " + e.getClass().getSimpleName(), e);
         }
     }
 
@@ -85,12 +90,15 @@ public final class CertificateAuthority {
             }
             if (hasCert != hasKey) {
                 throw new IllegalArgumentException(dir + " has " + (hasCert ? CERTIFICATE_FILE : KEY_FILE) + " but no "
-                        + (hasCert ? KEY_FILE : CERTIFICATE_FILE) + "; remove it to generate a new CA, or add the other file");
+                        + (hasCert ? KEY_FILE : CERTIFICATE_FILE)
+                        + "; remove it to generate a new CA, or add the other file");
             }
             return load(dir);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the certificate authority to " + dir + ": "
-                    + e.getClass().getSimpleName(), e);
+            throw new UncheckedIOException(
+                    "cannot write the certificate authority to " + dir + ": "
+                            + e.getClass().getSimpleName(),
+                    e);
         }
     }
 
@@ -105,15 +113,21 @@ public final class CertificateAuthority {
         Path keyFile = dir.resolve(KEY_FILE);
         for (Path f : List.of(certFile, keyFile)) {
             if (!Files.isRegularFile(f)) {
-                throw new IllegalArgumentException("no certificate authority in " + dir + ": " + f.getFileName() + " is missing");
+                throw new IllegalArgumentException(
+                        "no certificate authority in " + dir + ": " + f.getFileName() + " is missing");
             }
         }
         try {
-            return load(Files.readString(certFile, StandardCharsets.US_ASCII), certFile,
-                    Files.readString(keyFile, StandardCharsets.US_ASCII), keyFile);
+            return load(
+                    Files.readString(certFile, StandardCharsets.US_ASCII),
+                    certFile,
+                    Files.readString(keyFile, StandardCharsets.US_ASCII),
+                    keyFile);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the certificate authority in " + dir + ": "
-                    + e.getClass().getSimpleName(), e);
+            throw new UncheckedIOException(
+                    "cannot read the certificate authority in " + dir + ": "
+                            + e.getClass().getSimpleName(),
+                    e);
         }
     }
 
@@ -126,16 +140,18 @@ public final class CertificateAuthority {
         byte[] sec1 = Pem.decode(Pem.EC_PRIVATE_KEY, keyPem);
         if (keyDer == null && sec1 != null) {
             // openssl's "EC PRIVATE KEY" (SEC 1) is the inside of a PKCS#8 key; wrap it (P-256 assumed, checked below)
-            keyDer = Der.sequence(Der.integer(java.math.BigInteger.ZERO),
-                    Der.sequence(Der.oid("1.2.840.10045.2.1"), Der.oid("1.2.840.10045.3.1.7")), Der.octetString(sec1));
+            keyDer = Der.sequence(
+                    Der.integer(java.math.BigInteger.ZERO),
+                    Der.sequence(Der.oid("1.2.840.10045.2.1"), Der.oid("1.2.840.10045.3.1.7")),
+                    Der.octetString(sec1));
         }
         if (keyDer == null) {
             throw new IllegalArgumentException(keyFile + " holds no PEM PRIVATE KEY (PKCS#8) or EC PRIVATE KEY block");
         }
         X509Certificate cert;
         try {
-            cert = (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(certDer));
+            cert = (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(certDer));
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException(certFile + " is not a valid X.509 certificate", e);
         }
@@ -146,7 +162,8 @@ public final class CertificateAuthority {
         try {
             key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(keyDer));
         } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException(keyFile + " is not a PKCS#8 EC private key (kubeloop CAs are ECDSA P-256)");
+            throw new IllegalArgumentException(
+                    keyFile + " is not a PKCS#8 EC private key (kubeloop CAs are ECDSA P-256)");
         }
         try {
             byte[] probe = "kubeloop-ca-key-check".getBytes(StandardCharsets.US_ASCII);
@@ -180,8 +197,12 @@ public final class CertificateAuthority {
 
     /** A TLS serving certificate for these host names and addresses (its subjectAltNames). */
     public IssuedCertificate issueServing(List<String> dnsNames, List<InetAddress> ipAddresses, Instant now) {
-        return issue(new CertificateBuilder().subject("kubeloop-apiserver", List.of())
-                .serverAuth(dnsNames, ipAddresses), now, "a serving certificate");
+        return issue(
+                new CertificateBuilder()
+                        .subject("kubeloop-apiserver", List.of())
+                        .serverAuth(dnsNames, ipAddresses),
+                now,
+                "a serving certificate");
     }
 
     /**
@@ -195,20 +216,24 @@ public final class CertificateAuthority {
         }
         for (String g : groups) {
             if (g == null || g.isBlank()) {
-                throw new IllegalArgumentException("group names must be non-blank, got " + groups + " for user " + user);
+                throw new IllegalArgumentException(
+                        "group names must be non-blank, got " + groups + " for user " + user);
             }
         }
-        return issue(new CertificateBuilder().subject(user, groups).clientAuth(), now, "a client certificate for " + user);
+        return issue(
+                new CertificateBuilder().subject(user, groups).clientAuth(), now, "a client certificate for " + user);
     }
 
     private IssuedCertificate issue(CertificateBuilder builder, Instant now, String what) {
         try {
             KeyPair pair = newKeyPair();
             X509Certificate cert = builder.publicKey(pair.getPublic())
-                    .validity(now.minus(SKEW), now.plus(LEAF_VALIDITY)).sign(certificate, key);
+                    .validity(now.minus(SKEW), now.plus(LEAF_VALIDITY))
+                    .sign(certificate, key);
             return new IssuedCertificate(cert, pair.getPrivate());
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot issue " + what + ": " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot issue " + what + ": " + e.getClass().getSimpleName(), e);
         }
     }
 

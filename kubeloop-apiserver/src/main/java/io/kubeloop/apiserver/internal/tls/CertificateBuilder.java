@@ -83,7 +83,8 @@ final class CertificateBuilder {
 
     /** Signs with the issuer's key; a CA signs itself by passing its own subject, key and certificate = null. */
     X509Certificate sign(X509Certificate issuer, PrivateKey issuerKey) throws GeneralSecurityException {
-        byte[] issuerName = issuer == null ? subject : issuer.getSubjectX500Principal().getEncoded();
+        byte[] issuerName =
+                issuer == null ? subject : issuer.getSubjectX500Principal().getEncoded();
         PublicKey issuerPublic = issuer == null ? publicKey : issuer.getPublicKey();
         byte[] algorithm = Der.sequence(Der.oid(ECDSA_WITH_SHA256));
         byte[] tbs = Der.sequence(
@@ -94,12 +95,14 @@ final class CertificateBuilder {
                 Der.sequence(Der.time(notBefore), Der.time(notAfter)),
                 subject,
                 publicKey.getEncoded(), // SubjectPublicKeyInfo, as X.509 wants it
-                Der.explicit(3, Der.sequence(extensions(keyIdentifier(issuerPublic)).toArray(byte[][]::new))));
+                Der.explicit(
+                        3, Der.sequence(extensions(keyIdentifier(issuerPublic)).toArray(byte[][]::new))));
         Signature signer = Signature.getInstance(SIGNATURE_ALGORITHM);
         signer.initSign(issuerKey);
         signer.update(tbs);
         byte[] der = Der.sequence(tbs, algorithm, Der.bitString(signer.sign(), 0));
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        return (X509Certificate)
+                CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
     }
 
     private List<byte[]> extensions(byte[] authorityKeyId) throws GeneralSecurityException {
@@ -107,8 +110,10 @@ final class CertificateBuilder {
         // basicConstraints (critical): cA TRUE for the CA, an empty sequence (cA FALSE) for leaves.
         ext.add(extension("2.5.29.19", true, ca ? Der.sequence(Der.bool(true)) : Der.sequence()));
         // keyUsage (critical): CA = keyCertSign + cRLSign + digitalSignature (bits 5, 6, 0); leaf = digitalSignature.
-        ext.add(extension("2.5.29.15", true, ca ? Der.bitString(new byte[] {(byte) 0x86}, 1)
-                : Der.bitString(new byte[] {(byte) 0x80}, 7)));
+        ext.add(extension(
+                "2.5.29.15",
+                true,
+                ca ? Der.bitString(new byte[] {(byte) 0x86}, 1) : Der.bitString(new byte[] {(byte) 0x80}, 7)));
         if (serverAuth || clientAuth) {
             List<byte[]> purposes = new ArrayList<>();
             if (serverAuth) {
@@ -143,8 +148,8 @@ final class CertificateBuilder {
     /** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING's bits. */
     static byte[] keyIdentifier(PublicKey key) throws GeneralSecurityException {
         byte[] spki = key.getEncoded();
-        int[] outer = header(spki, 0);              // SEQUENCE { algorithm, subjectPublicKey }
-        int[] algorithm = header(spki, outer[0]);   // AlgorithmIdentifier
+        int[] outer = header(spki, 0); // SEQUENCE { algorithm, subjectPublicKey }
+        int[] algorithm = header(spki, outer[0]); // AlgorithmIdentifier
         int[] bits = header(spki, algorithm[0] + algorithm[1]); // BIT STRING
         byte[] keyBits = Arrays.copyOfRange(spki, bits[0] + 1, bits[0] + bits[1]); // skip the unused-bits octet
         return MessageDigest.getInstance("SHA-1").digest(keyBits);

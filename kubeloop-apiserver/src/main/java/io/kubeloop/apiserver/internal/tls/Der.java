@@ -14,7 +14,8 @@ import java.time.temporal.ChronoUnit;
  */
 final class Der {
 
-    private static final DateTimeFormatter UTC_TIME = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter UTC_TIME =
+            DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter GENERALIZED_TIME =
             DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
     /** RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050. */

@@ -2,11 +2,11 @@ package io.kubeloop.apiserver.internal.tls;
 
 import java.math.BigInteger;
 import java.security.PrivateKey;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.ECPoint;
-import java.security.cert.CertificateEncodingException;
-import java.security.cert.X509Certificate;
 import java.util.Objects;
 
 /**
@@ -52,8 +52,11 @@ public final class IssuedCertificate {
         point[0] = 0x04; // uncompressed
         System.arraycopy(fixed32(w.getAffineX()), 0, point, 1, 32);
         System.arraycopy(fixed32(w.getAffineY()), 0, point, 33, 32);
-        byte[] sec1 = Der.sequence(Der.integer(BigInteger.ONE), Der.octetString(fixed32(key.getS())),
-                Der.explicit(0, Der.oid(P256)), Der.explicit(1, Der.bitString(point, 0)));
+        byte[] sec1 = Der.sequence(
+                Der.integer(BigInteger.ONE),
+                Der.octetString(fixed32(key.getS())),
+                Der.explicit(0, Der.oid(P256)),
+                Der.explicit(1, Der.bitString(point, 0)));
         return Pem.encode(Pem.EC_PRIVATE_KEY, sec1);
     }
 
@@ -74,6 +77,7 @@ public final class IssuedCertificate {
 
     @Override
     public String toString() {
-        return "IssuedCertificate[" + subject() + ", notAfter=" + certificate.getNotAfter().toInstant() + "]";
+        return "IssuedCertificate[" + subject() + ", notAfter="
+                + certificate.getNotAfter().toInstant() + "]";
     }
 }

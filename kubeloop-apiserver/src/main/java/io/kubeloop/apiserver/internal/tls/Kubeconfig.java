@@ -17,7 +17,8 @@ public final class Kubeconfig {
 
     /** A kubeconfig that logs in with {@code client}'s certificate and key. */
     public static String clientCertificate(URI server, CertificateAuthority authority, IssuedCertificate client) {
-        return render(server, authority, """
+        return render(
+                server, authority, """
                     client-certificate-data: %s
                     client-key-data: %s
                 """.formatted(base64(client.certificatePem()), base64(client.privateKeyPem())));
@@ -40,8 +41,8 @@ public final class Kubeconfig {
 
     /** {@code authority} null for plain HTTP; {@code userFields} the user entry's indented lines, or none. */
     private static String render(URI server, CertificateAuthority authority, String userFields) {
-        String ca = authority == null ? ""
-                : "    certificate-authority-data: " + base64(authority.certificatePem()) + "\n";
+        String ca =
+                authority == null ? "" : "    certificate-authority-data: " + base64(authority.certificatePem()) + "\n";
         String user = userFields.isEmpty() ? "  user: {}\n" : "  user:\n" + userFields;
         return """
                 apiVersion: v1

@@ -18,7 +18,8 @@ final class Pem {
     private Pem() {}
 
     static String encode(String label, byte[] der) {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
         return "-----BEGIN " + label + "-----\n" + body + "\n-----END " + label + "-----\n";
     }
 
@@ -28,7 +29,8 @@ final class Pem {
      */
     static byte[] decode(String label, String pem) {
         Matcher m = Pattern.compile("-----BEGIN " + Pattern.quote(label) + "-----([A-Za-z0-9+/=\\s]*)-----END "
-                + Pattern.quote(label) + "-----").matcher(pem);
+                        + Pattern.quote(label) + "-----")
+                .matcher(pem);
         if (!m.find()) {
             return null;
         }

@@ -24,13 +24,17 @@ public final class SecretFiles {
         boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         if (parent != null && !Files.isDirectory(parent)) {
             if (posix) {
-                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             } else {
                 Files.createDirectories(parent);
             }
         }
         Path temp = posix
-                ? Files.createTempFile(parent, ".kubeloop-", ".tmp",
+                ? Files.createTempFile(
+                        parent,
+                        ".kubeloop-",
+                        ".tmp",
                         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                 : Files.createTempFile(parent, ".kubeloop-", ".tmp");
         try {

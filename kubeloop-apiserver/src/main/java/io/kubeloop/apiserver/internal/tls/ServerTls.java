@@ -32,6 +32,7 @@ public final class ServerTls {
 
     /** The only protocol versions offered; kube-apiserver's default minimum is TLS 1.2 too. */
     static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
     public static final String ADMIN_USER = "kubeloop-admin";
     public static final String ADMIN_GROUP = "system:masters";
 
@@ -40,8 +41,8 @@ public final class ServerTls {
     private final IssuedCertificate admin;
     private final SSLContext context;
 
-    private ServerTls(CertificateAuthority authority, IssuedCertificate serving, IssuedCertificate admin,
-            SSLContext context) {
+    private ServerTls(
+            CertificateAuthority authority, IssuedCertificate serving, IssuedCertificate admin, SSLContext context) {
         this.authority = authority;
         this.serving = serving;
         this.admin = admin;
@@ -57,7 +58,8 @@ public final class ServerTls {
      */
     public static ServerTls start(Path caDirectory, InetAddress host) {
         Instant now = Instant.now();
-        CertificateAuthority ca = caDirectory == null ? CertificateAuthority.generate("kubeloop-ca", now)
+        CertificateAuthority ca = caDirectory == null
+                ? CertificateAuthority.generate("kubeloop-ca", now)
                 : CertificateAuthority.loadOrCreate(caDirectory, now);
         return create(ca, host, now);
     }
@@ -75,8 +77,9 @@ public final class ServerTls {
             char[] password = new char[0]; // the key store never leaves memory
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(null, null);
-            keys.setKeyEntry("serving", serving.privateKey(), password,
-                    new Certificate[] {serving.certificate(), authority.certificate()});
+            keys.setKeyEntry("serving", serving.privateKey(), password, new Certificate[] {
+                serving.certificate(), authority.certificate()
+            });
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, password);
             KeyStore trust = KeyStore.getInstance("PKCS12");

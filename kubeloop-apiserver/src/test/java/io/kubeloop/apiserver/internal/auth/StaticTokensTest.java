@@ -38,8 +38,10 @@ class StaticTokensTest {
                 "t3", "carol||[qa, dev, system:authenticated]",
                 "t4", "dave|uid-4|[system:authenticated]",
                 "t5", "erin|uid \"5\"|[system:authenticated]");
-        expected.forEach((token, user) -> assertThat(tokens.user(token).map(u -> u.name() + "|" + u.uid() + "|" + u.groups()))
-                .as(token).hasValue(user));
+        expected.forEach(
+                (token, user) -> assertThat(tokens.user(token).map(u -> u.name() + "|" + u.uid() + "|" + u.groups()))
+                        .as(token)
+                        .hasValue(user));
         assertThat(tokens.user("t6")).isEmpty();
         assertThat(tokens.toString()).isEqualTo("StaticTokens[5 token(s)]");
     }
@@ -53,8 +55,10 @@ class StaticTokensTest {
                 "x,a,1\nx,b,2\n", "line 2: the same token is already given to user a",
                 "has space,a,1\n", "line 1: the token has a character that is not allowed at position 4",
                 ",a,1\n", "line 1: the token is empty");
-        cases.forEach((content, message) -> assertThatThrownBy(() -> file(content)).as(content)
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message));
+        cases.forEach((content, message) -> assertThatThrownBy(() -> file(content))
+                .as(content)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message));
         assertThatThrownBy(() -> StaticTokens.NONE.withFile(dir.resolve("missing.csv")))
                 .hasMessageContaining("cannot read the token file");
     }
@@ -62,8 +66,10 @@ class StaticTokensTest {
     @Test
     void tokensAreCheckedWithoutBeingRepeated() {
         for (String bad : List.of("", "a b", "a,b", "a\"b", "a\\b", "caf\u00e9", "x".repeat(1025))) {
-            assertThatThrownBy(() -> StaticTokens.NONE.with("u", bad, List.of())).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("token for user u: the token")
+            assertThatThrownBy(() -> StaticTokens.NONE.with("u", bad, List.of()))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("token for user u: the token")
                     .satisfies(e -> {
                         if (bad.length() > 1) {
                             assertThat(e.getMessage()).doesNotContain(bad);

@@ -8,8 +8,8 @@ import io.kubeloop.apiserver.internal.storage.Preconditions;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.storage.StoreWatch;
-import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.model.ResourceRegistry;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -40,11 +40,17 @@ class ObjectLifecycleTest {
 
     private static ObjectNode configMap(String name, String ownerUid) {
         ObjectNode cm = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
-        ObjectNode meta = cm.putObject("metadata").put("name", name).put("namespace", "default")
+        ObjectNode meta = cm.putObject("metadata")
+                .put("name", name)
+                .put("namespace", "default")
                 .put("uid", name + "-uid");
         if (ownerUid != null) {
-            meta.putArray("ownerReferences").addObject().put("apiVersion", "v1").put("kind", "ConfigMap")
-                    .put("name", "owner").put("uid", ownerUid);
+            meta.putArray("ownerReferences")
+                    .addObject()
+                    .put("apiVersion", "v1")
+                    .put("kind", "ConfigMap")
+                    .put("name", "owner")
+                    .put("uid", ownerUid);
         }
         return cm;
     }
@@ -82,7 +88,10 @@ class ObjectLifecycleTest {
 
         lifecycle.close();
         store.create(DEPENDENT, configMap("dependent", "gone-uid"));
-        Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> exists(DEPENDENT));
+        Awaitility.await()
+                .during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> exists(DEPENDENT));
     }
 
     /** A store whose next {@code failingDeletes} deletes from the controller throw; everything else delegates. */
@@ -115,8 +124,8 @@ class ObjectLifecycleTest {
         }
 
         @Override
-        public ObjectNode guaranteedUpdate(StorageKey key, Preconditions preconditions,
-                UnaryOperator<ObjectNode> update) {
+        public ObjectNode guaranteedUpdate(
+                StorageKey key, Preconditions preconditions, UnaryOperator<ObjectNode> update) {
             return delegate.guaranteedUpdate(key, preconditions, update);
         }
 
@@ -126,20 +135,31 @@ class ObjectLifecycleTest {
         }
 
         @Override
-        public ListResult list(String group, String resource, String namespace, long atRevision,
-                Predicate<ObjectNode> filter, int limit, String continueKey) {
+        public ListResult list(
+                String group,
+                String resource,
+                String namespace,
+                long atRevision,
+                Predicate<ObjectNode> filter,
+                int limit,
+                String continueKey) {
             return delegate.list(group, resource, namespace, atRevision, filter, limit, continueKey);
         }
 
         @Override
-        public StoreWatch watch(String group, String resource, String namespace, long fromRevision,
-                Predicate<ObjectNode> filter, int bufferSize) {
+        public StoreWatch watch(
+                String group,
+                String resource,
+                String namespace,
+                long fromRevision,
+                Predicate<ObjectNode> filter,
+                int bufferSize) {
             return delegate.watch(group, resource, namespace, fromRevision, filter, bufferSize);
         }
 
         @Override
-        public StoreWatch listAndWatch(String group, String resource, String namespace,
-                Predicate<ObjectNode> filter, int bufferSize) {
+        public StoreWatch listAndWatch(
+                String group, String resource, String namespace, Predicate<ObjectNode> filter, int bufferSize) {
             return delegate.listAndWatch(group, resource, namespace, filter, bufferSize);
         }
 

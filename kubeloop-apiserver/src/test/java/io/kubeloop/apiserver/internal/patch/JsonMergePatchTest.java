@@ -4,32 +4,35 @@ import static io.kubeloop.apiserver.internal.patch.Trees.assertTree;
 import static io.kubeloop.apiserver.internal.patch.Trees.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class JsonMergePatchTest {
 
     /** RFC 7386 Appendix A, every row. */
     @ParameterizedTest(name = "{0} + {1} = {2}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "{'a':'b'}                | {'a':'c'}                      | {'a':'c'}",
-        "{'a':'b'}                | {'b':'c'}                      | {'a':'b','b':'c'}",
-        "{'a':'b'}                | {'a':null}                     | {}",
-        "{'a':'b','b':'c'}        | {'a':null}                     | {'b':'c'}",
-        "{'a':['b']}              | {'a':'c'}                      | {'a':'c'}",
-        "{'a':'c'}                | {'a':['b']}                    | {'a':['b']}",
-        "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}}       | {'a':{'b':'d'}}",
-        "{'a':[{'b':'c'}]}        | {'a':[1]}                      | {'a':[1]}",
-        "['a','b']                | ['c','d']                      | ['c','d']",
-        "{'a':'b'}                | ['c']                          | ['c']",
-        "{'a':'foo'}              | null                           | null",
-        "{'a':'foo'}              | 'bar'                          | 'bar'",
-        "{'e':null}               | {'a':1}                        | {'e':null,'a':1}",
-        "[1,2]                    | {'a':'b','c':null}             | {'a':'b'}",
-        "{}                       | {'a':{'bb':{'ccc':null}}}      | {'a':{'bb':{}}}",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "{'a':'b'}                | {'a':'c'}                      | {'a':'c'}",
+                "{'a':'b'}                | {'b':'c'}                      | {'a':'b','b':'c'}",
+                "{'a':'b'}                | {'a':null}                     | {}",
+                "{'a':'b','b':'c'}        | {'a':null}                     | {'b':'c'}",
+                "{'a':['b']}              | {'a':'c'}                      | {'a':'c'}",
+                "{'a':'c'}                | {'a':['b']}                    | {'a':['b']}",
+                "{'a':{'b':'c'}}          | {'a':{'b':'d','c':null}}       | {'a':{'b':'d'}}",
+                "{'a':[{'b':'c'}]}        | {'a':[1]}                      | {'a':[1]}",
+                "['a','b']                | ['c','d']                      | ['c','d']",
+                "{'a':'b'}                | ['c']                          | ['c']",
+                "{'a':'foo'}              | null                           | null",
+                "{'a':'foo'}              | 'bar'                          | 'bar'",
+                "{'e':null}               | {'a':1}                        | {'e':null,'a':1}",
+                "[1,2]                    | {'a':'b','c':null}             | {'a':'b'}",
+                "{}                       | {'a':{'bb':{'ccc':null}}}      | {'a':{'bb':{}}}",
+            })
     void rfc7386AppendixA(String target, String patch, String result) {
         assertTree(JsonMergePatch.apply(json(target), json(patch)), json(result));
     }
@@ -50,7 +53,8 @@ class JsonMergePatchTest {
 
     @Test
     void kubectlLabelAddsAndRemovesLabels() {
-        JsonNode pod = json("{apiVersion:'v1',kind:'Pod',metadata:{name:'x',labels:{app:'demo',tier:'web'}},spec:{containers:[{name:'main',image:'nginx'}]}}");
+        JsonNode pod = json(
+                "{apiVersion:'v1',kind:'Pod',metadata:{name:'x',labels:{app:'demo',tier:'web'}},spec:{containers:[{name:'main',image:'nginx'}]}}");
         JsonNode labelled = JsonMergePatch.apply(pod, json("{\"metadata\":{\"labels\":{\"a\":\"b\"}}}"));
         assertTree(labelled.get("metadata"), "{name:'x',labels:{app:'demo',tier:'web',a:'b'}}");
         JsonNode unlabelled = JsonMergePatch.apply(labelled, json("{\"metadata\":{\"labels\":{\"a\":null}}}"));
@@ -59,8 +63,10 @@ class JsonMergePatchTest {
 
     @Test
     void kubectlAnnotateAndScale() {
-        JsonNode deploy = json("{metadata:{name:'d'},spec:{replicas:1,template:{spec:{containers:[{name:'web',image:'nginx'}]}}}}");
-        JsonNode annotated = JsonMergePatch.apply(deploy, json("{\"metadata\":{\"annotations\":{\"owner\":\"team-a\"}}}"));
+        JsonNode deploy = json(
+                "{metadata:{name:'d'},spec:{replicas:1,template:{spec:{containers:[{name:'web',image:'nginx'}]}}}}");
+        JsonNode annotated =
+                JsonMergePatch.apply(deploy, json("{\"metadata\":{\"annotations\":{\"owner\":\"team-a\"}}}"));
         assertThat(annotated.at("/metadata/annotations/owner").stringValue()).isEqualTo("team-a");
         JsonNode scaled = JsonMergePatch.apply(annotated, json("{\"spec\":{\"replicas\":3}}"));
         assertThat(scaled.at("/spec/replicas").intValue()).isEqualTo(3);

@@ -56,20 +56,24 @@ class JsonPatchProperties {
 
     /** {@code test} of what {@code add} just wrote succeeds, at any object in the document, for any key. */
     @Property(tries = 300)
-    void testAfterAddSucceeds(@ForAll("documents") JsonNode doc, @ForAll("keys") String key,
-            @ForAll("values") JsonNode value, @ForAll int pick) {
+    void testAfterAddSucceeds(
+            @ForAll("documents") JsonNode doc,
+            @ForAll("keys") String key,
+            @ForAll("values") JsonNode value,
+            @ForAll int pick) {
         List<String> parents = objectPointers(doc, "", new ArrayList<>());
         String parent = parents.get(Math.floorMod(pick, parents.size()));
         String path = parent + "/" + escape(key);
         ArrayNode patch = JsonValues.array().add(op("add", path, value)).add(op("test", path, value));
         JsonNode result = JsonPatch.apply(doc, patch);
-        assertThat(JsonValues.jsonEquals(JsonPatch.find(result, Pointer.parse(path)), value)).isTrue();
+        assertThat(JsonValues.jsonEquals(JsonPatch.find(result, Pointer.parse(path)), value))
+                .isTrue();
     }
 
     /** Appending with {@code -} then testing the last index succeeds, and removing it restores the document. */
     @Property(tries = 300)
-    void appendTestRemoveRoundTrip(@ForAll("documents") JsonNode doc, @ForAll("keys") String key,
-            @ForAll("values") JsonNode value) {
+    void appendTestRemoveRoundTrip(
+            @ForAll("documents") JsonNode doc, @ForAll("keys") String key, @ForAll("values") JsonNode value) {
         String list = "/" + escape(key);
         ObjectNode base = (ObjectNode) doc.deepCopy();
         ArrayNode existing = JsonValues.array().add(1).add("x");

@@ -53,9 +53,12 @@ class KubectlPayloadsTest {
         JsonNode result = StrategicMergePatch.apply(live, patch, DEPLOYMENT);
 
         assertTree(result.at("/metadata/labels"), "{app:'web',tier:'frontend'}");
-        assertThat(result.at("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration").stringValue())
+        assertThat(result.at("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration")
+                        .stringValue())
                 .isEqualTo("{...new...}\n");
-        assertThat(result.at("/metadata/annotations/deployment.kubernetes.io~1revision").stringValue()).isEqualTo("1");
+        assertThat(result.at("/metadata/annotations/deployment.kubernetes.io~1revision")
+                        .stringValue())
+                .isEqualTo("1");
         assertThat(result.at("/spec/replicas").intValue()).isEqualTo(3);
         assertTree(result.at("/spec/template/spec/containers"), """
                 [{"name":"web","image":"nginx:1.28","imagePullPolicy":"IfNotPresent",
@@ -94,7 +97,8 @@ class KubectlPayloadsTest {
         JsonNode patch = json("""
                 {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"new"}],
                   "containers":[{"image":"b","name":"new"},{"$patch":"delete","name":"old"}]}}}}""");
-        assertTree(StrategicMergePatch.apply(live, patch, DEPLOYMENT).at("/spec/template/spec/containers"),
+        assertTree(
+                StrategicMergePatch.apply(live, patch, DEPLOYMENT).at("/spec/template/spec/containers"),
                 "[{name:'istio-proxy',image:'proxy'},{name:'new',image:'b'}]");
     }
 
@@ -104,17 +108,24 @@ class KubectlPayloadsTest {
                 {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"sidecar"}],
                   "containers":[{"image":"nginx:1.29","name":"web"}]}}}}""");
         JsonNode result = StrategicMergePatch.apply(json(LIVE_DEPLOYMENT), patch, DEPLOYMENT);
-        assertThat(result.at("/spec/template/spec/containers/0/image").stringValue()).isEqualTo("nginx:1.29");
-        assertThat(result.at("/spec/template/spec/containers/0/ports/0/containerPort").intValue()).isEqualTo(80);
-        assertThat(result.at("/spec/template/spec/containers/1/name").stringValue()).isEqualTo("sidecar");
+        assertThat(result.at("/spec/template/spec/containers/0/image").stringValue())
+                .isEqualTo("nginx:1.29");
+        assertThat(result.at("/spec/template/spec/containers/0/ports/0/containerPort")
+                        .intValue())
+                .isEqualTo(80);
+        assertThat(result.at("/spec/template/spec/containers/1/name").stringValue())
+                .isEqualTo("sidecar");
     }
 
     @Test
     void setElementOrderReordersContainers() {
-        JsonNode patch = json("{spec:{template:{spec:{'$setElementOrder/containers':[{name:'sidecar'},{name:'web'}]}}}}");
+        JsonNode patch =
+                json("{spec:{template:{spec:{'$setElementOrder/containers':[{name:'sidecar'},{name:'web'}]}}}}");
         JsonNode result = StrategicMergePatch.apply(json(LIVE_DEPLOYMENT), patch, DEPLOYMENT);
-        assertThat(result.at("/spec/template/spec/containers/0/name").stringValue()).isEqualTo("sidecar");
-        assertThat(result.at("/spec/template/spec/containers/1/name").stringValue()).isEqualTo("web");
+        assertThat(result.at("/spec/template/spec/containers/0/name").stringValue())
+                .isEqualTo("sidecar");
+        assertThat(result.at("/spec/template/spec/containers/1/name").stringValue())
+                .isEqualTo("web");
     }
 
     @Test
@@ -124,10 +135,13 @@ class KubectlPayloadsTest {
                   "ports":[{"containerPort":443}],
                   "env":[{"name":"A","value":"1"}],
                   "volumeMounts":[{"name":"data","mountPath":"/data","readOnly":true},{"name":"cache","mountPath":"/cache"}]}]}}}}""");
-        JsonNode web = StrategicMergePatch.apply(json(LIVE_DEPLOYMENT), patch, DEPLOYMENT).at("/spec/template/spec/containers/0");
+        JsonNode web = StrategicMergePatch.apply(json(LIVE_DEPLOYMENT), patch, DEPLOYMENT)
+                .at("/spec/template/spec/containers/0");
         assertTree(web.get("ports"), "[{containerPort:443},{containerPort:80,protocol:'TCP'}]");
         assertTree(web.get("env"), "[{name:'A',value:'1'}]");
-        assertTree(web.get("volumeMounts"), "[{name:'data',mountPath:'/data',readOnly:true},{name:'cache',mountPath:'/cache'}]");
+        assertTree(
+                web.get("volumeMounts"),
+                "[{name:'data',mountPath:'/data',readOnly:true},{name:'cache',mountPath:'/cache'}]");
         assertThat(web.get("image").stringValue()).isEqualTo("nginx:1.27");
     }
 
@@ -151,17 +165,20 @@ class KubectlPayloadsTest {
 
     @Test
     void ownerReferencesMergeByUid() {
-        JsonNode live = json("{metadata:{name:'p',ownerReferences:[{apiVersion:'apps/v1',kind:'ReplicaSet',name:'rs1',uid:'u1',controller:true}]}}");
-        JsonNode added = StrategicMergePatch.apply(live,
-                json("{metadata:{ownerReferences:[{apiVersion:'v1',kind:'ConfigMap',name:'cm',uid:'u2'}]}}"), POD);
+        JsonNode live = json(
+                "{metadata:{name:'p',ownerReferences:[{apiVersion:'apps/v1',kind:'ReplicaSet',name:'rs1',uid:'u1',controller:true}]}}");
+        JsonNode added = StrategicMergePatch.apply(
+                live,
+                json("{metadata:{ownerReferences:[{apiVersion:'v1',kind:'ConfigMap',name:'cm',uid:'u2'}]}}"),
+                POD);
         assertThat(added.at("/metadata/ownerReferences").size()).isEqualTo(2);
-        JsonNode changed = StrategicMergePatch.apply(added,
-                json("{metadata:{ownerReferences:[{uid:'u1',blockOwnerDeletion:true}]}}"), POD);
+        JsonNode changed = StrategicMergePatch.apply(
+                added, json("{metadata:{ownerReferences:[{uid:'u1',blockOwnerDeletion:true}]}}"), POD);
         assertTree(changed.at("/metadata/ownerReferences"), """
                 [{apiVersion:'v1',kind:'ConfigMap',name:'cm',uid:'u2'},
                  {apiVersion:'apps/v1',kind:'ReplicaSet',name:'rs1',uid:'u1',controller:true,blockOwnerDeletion:true}]""");
-        JsonNode removed = StrategicMergePatch.apply(changed,
-                json("{metadata:{ownerReferences:[{uid:'u2','$patch':'delete'}]}}"), POD);
+        JsonNode removed = StrategicMergePatch.apply(
+                changed, json("{metadata:{ownerReferences:[{uid:'u2','$patch':'delete'}]}}"), POD);
         assertThat(removed.at("/metadata/ownerReferences").size()).isEqualTo(1);
         assertThat(removed.at("/metadata/ownerReferences/0/uid").stringValue()).isEqualTo("u1");
     }
@@ -169,12 +186,18 @@ class KubectlPayloadsTest {
     @Test
     void finalizersAreASet() {
         JsonNode live = json("{metadata:{name:'p',finalizers:['a','b']}}");
-        assertTree(StrategicMergePatch.apply(live, json("{metadata:{finalizers:['b','c']}}"), POD).at("/metadata/finalizers"),
+        assertTree(
+                StrategicMergePatch.apply(live, json("{metadata:{finalizers:['b','c']}}"), POD)
+                        .at("/metadata/finalizers"),
                 "['a','b','c']");
-        assertTree(StrategicMergePatch.apply(live, json("{metadata:{'$deleteFromPrimitiveList/finalizers':['a']}}"), POD)
-                .at("/metadata/finalizers"), "['b']");
-        assertTree(StrategicMergePatch.apply(live, json("{metadata:{'$setElementOrder/finalizers':['b','a']}}"), POD)
-                .at("/metadata/finalizers"), "['b','a']");
+        assertTree(
+                StrategicMergePatch.apply(live, json("{metadata:{'$deleteFromPrimitiveList/finalizers':['a']}}"), POD)
+                        .at("/metadata/finalizers"),
+                "['b']");
+        assertTree(
+                StrategicMergePatch.apply(live, json("{metadata:{'$setElementOrder/finalizers':['b','a']}}"), POD)
+                        .at("/metadata/finalizers"),
+                "['b','a']");
         assertTree(StrategicMergePatch.apply(live, json("{metadata:{finalizers:null}}"), POD), "{metadata:{name:'p'}}");
     }
 
@@ -191,7 +214,8 @@ class KubectlPayloadsTest {
         assertTree(result.at("/spec/containers/0/envFrom"), "[{secretRef:{name:'y'}}]");
         assertTree(result.at("/spec/containers/0/command"), "['z']");
         assertTree(result.at("/status/containerStatuses"), "[{name:'c',ready:false}]");
-        assertTree(result.at("/status/conditions"), "[{type:'Ready',status:'True'},{type:'PodScheduled',status:'True'}]");
+        assertTree(
+                result.at("/status/conditions"), "[{type:'Ready',status:'True'},{type:'PodScheduled',status:'True'}]");
     }
 
     @Test
@@ -208,9 +232,13 @@ class KubectlPayloadsTest {
                   containers:[{name:'c',volumeDevices:[{name:'e',devicePath:'/dev/xvdb'}]}]}}"""), POD);
         assertTree(result.at("/spec/imagePullSecrets"), "[{name:'b'},{name:'a'}]");
         assertTree(result.at("/spec/hostAliases"), "[{ip:'10.0.0.1',hostnames:['y']}]");
-        assertTree(result.at("/spec/topologySpreadConstraints"), "[{topologyKey:'zone',whenUnsatisfiable:'DoNotSchedule',maxSkew:2}]");
+        assertTree(
+                result.at("/spec/topologySpreadConstraints"),
+                "[{topologyKey:'zone',whenUnsatisfiable:'DoNotSchedule',maxSkew:2}]");
         assertTree(result.at("/spec/initContainers"), "[{name:'init',image:'alpine'}]");
-        assertTree(result.at("/spec/containers/0/volumeDevices"), "[{name:'e',devicePath:'/dev/xvdb'},{name:'d',devicePath:'/dev/xvda'}]");
+        assertTree(
+                result.at("/spec/containers/0/volumeDevices"),
+                "[{name:'e',devicePath:'/dev/xvdb'},{name:'d',devicePath:'/dev/xvda'}]");
     }
 
     @Test
@@ -224,52 +252,94 @@ class KubectlPayloadsTest {
                 {spec:{taints:[{key:'b',effect:'NoExecute'}]},
                  status:{conditions:[{type:'Ready',status:'True'}],addresses:[{type:'Hostname',address:'n1'}]}}"""), node);
         assertTree(nr.at("/spec/taints"), "[{key:'b',effect:'NoExecute'}]");
-        assertTree(nr.at("/status/conditions"), "[{type:'Ready',status:'True'},{type:'MemoryPressure',status:'False'}]");
-        assertTree(nr.at("/status/addresses"), "[{type:'Hostname',address:'n1'},{type:'InternalIP',address:'10.0.0.5'}]");
+        assertTree(
+                nr.at("/status/conditions"), "[{type:'Ready',status:'True'},{type:'MemoryPressure',status:'False'}]");
+        assertTree(
+                nr.at("/status/addresses"), "[{type:'Hostname',address:'n1'},{type:'InternalIP',address:'10.0.0.5'}]");
 
         PatchSchema service = PatchSchema.forKind("", "v1", "Service");
         JsonNode s = json("{spec:{selector:{app:'a'},ports:[{port:80,targetPort:8080,protocol:'TCP'}]}}");
-        JsonNode sr = StrategicMergePatch.apply(s, json("{spec:{ports:[{port:80,targetPort:9090},{port:443}]}}"), service);
+        JsonNode sr =
+                StrategicMergePatch.apply(s, json("{spec:{ports:[{port:80,targetPort:9090},{port:443}]}}"), service);
         assertTree(sr.at("/spec/ports"), "[{port:80,targetPort:9090,protocol:'TCP'},{port:443}]");
 
         PatchSchema sts = PatchSchema.forKind("apps", "v1", "StatefulSet");
-        JsonNode st = json("{spec:{volumeClaimTemplates:[{metadata:{name:'a'}},{metadata:{name:'b'}}],template:{spec:{containers:[{name:'c',image:'x'}]}}}}");
-        JsonNode str = StrategicMergePatch.apply(st, json("{spec:{volumeClaimTemplates:[{metadata:{name:'c'}}],template:{spec:{containers:[{name:'c',image:'y'}]}}}}"), sts);
-        assertTree(str, "{spec:{volumeClaimTemplates:[{metadata:{name:'c'}}],template:{spec:{containers:[{name:'c',image:'y'}]}}}}");
+        JsonNode st = json(
+                "{spec:{volumeClaimTemplates:[{metadata:{name:'a'}},{metadata:{name:'b'}}],template:{spec:{containers:[{name:'c',image:'x'}]}}}}");
+        JsonNode str = StrategicMergePatch.apply(
+                st,
+                json(
+                        "{spec:{volumeClaimTemplates:[{metadata:{name:'c'}}],template:{spec:{containers:[{name:'c',image:'y'}]}}}}"),
+                sts);
+        assertTree(
+                str,
+                "{spec:{volumeClaimTemplates:[{metadata:{name:'c'}}],template:{spec:{containers:[{name:'c',image:'y'}]}}}}");
 
         PatchSchema sa = PatchSchema.forKind("", "v1", "ServiceAccount");
-        assertTree(StrategicMergePatch.apply(json("{secrets:[{name:'t1'}],imagePullSecrets:[{name:'p1'}]}"),
-                json("{secrets:[{name:'t2'}],imagePullSecrets:[{name:'p2'}]}"), sa), "{secrets:[{name:'t2'},{name:'t1'}],imagePullSecrets:[{name:'p2'}]}");
+        assertTree(
+                StrategicMergePatch.apply(
+                        json("{secrets:[{name:'t1'}],imagePullSecrets:[{name:'p1'}]}"),
+                        json("{secrets:[{name:'t2'}],imagePullSecrets:[{name:'p2'}]}"),
+                        sa),
+                "{secrets:[{name:'t2'},{name:'t1'}],imagePullSecrets:[{name:'p2'}]}");
 
         PatchSchema cm = PatchSchema.forKind("", "v1", "ConfigMap");
-        assertTree(StrategicMergePatch.apply(json("{data:{a:'1',b:'2'}}"), json("{data:{b:null,c:'3'}}"), cm), "{data:{a:'1',c:'3'}}");
+        assertTree(
+                StrategicMergePatch.apply(json("{data:{a:'1',b:'2'}}"), json("{data:{b:null,c:'3'}}"), cm),
+                "{data:{a:'1',c:'3'}}");
 
         PatchSchema ds = PatchSchema.forKind("apps", "v1", "DaemonSet");
-        assertTree(StrategicMergePatch.apply(json("{status:{conditions:[{type:'A',status:'x'}]}}"),
-                json("{status:{conditions:[{type:'B',status:'y'}]}}"), ds), "{status:{conditions:[{type:'B',status:'y'},{type:'A',status:'x'}]}}");
+        assertTree(
+                StrategicMergePatch.apply(
+                        json("{status:{conditions:[{type:'A',status:'x'}]}}"),
+                        json("{status:{conditions:[{type:'B',status:'y'}]}}"),
+                        ds),
+                "{status:{conditions:[{type:'B',status:'y'},{type:'A',status:'x'}]}}");
     }
 
     @Test
     void everyServedBuiltInKindHasASchema() {
         String[][] kinds = {
-            {"", "v1", "Pod"}, {"", "v1", "Node"}, {"", "v1", "Service"}, {"", "v1", "Endpoints"}, {"", "v1", "ConfigMap"},
-            {"", "v1", "Secret"}, {"", "v1", "ServiceAccount"}, {"", "v1", "Namespace"}, {"", "v1", "Event"},
-            {"apps", "v1", "Deployment"}, {"apps", "v1", "ReplicaSet"}, {"apps", "v1", "StatefulSet"}, {"apps", "v1", "DaemonSet"},
-            {"coordination.k8s.io", "v1", "Lease"}, {"events.k8s.io", "v1", "Event"},
+            {"", "v1", "Pod"},
+            {"", "v1", "Node"},
+            {"", "v1", "Service"},
+            {"", "v1", "Endpoints"},
+            {"", "v1", "ConfigMap"},
+            {"", "v1", "Secret"},
+            {"", "v1", "ServiceAccount"},
+            {"", "v1", "Namespace"},
+            {"", "v1", "Event"},
+            {"apps", "v1", "Deployment"},
+            {"apps", "v1", "ReplicaSet"},
+            {"apps", "v1", "StatefulSet"},
+            {"apps", "v1", "DaemonSet"},
+            {"coordination.k8s.io", "v1", "Lease"},
+            {"events.k8s.io", "v1", "Event"},
         };
         for (String[] k : kinds) {
-            assertThat(PatchSchema.forKind(k[0], k[1], k[2]).supportsStrategicMergePatch()).as(String.join("/", k)).isTrue();
+            assertThat(PatchSchema.forKind(k[0], k[1], k[2]).supportsStrategicMergePatch())
+                    .as(String.join("/", k))
+                    .isTrue();
         }
-        assertThat(PatchSchema.forKind(null, "v1", "Pod").supportsStrategicMergePatch()).isTrue();
-        assertThat(PatchSchema.forKind("apps", "v1beta1", "Deployment").supportsStrategicMergePatch()).isFalse();
+        assertThat(PatchSchema.forKind(null, "v1", "Pod").supportsStrategicMergePatch())
+                .isTrue();
+        assertThat(PatchSchema.forKind("apps", "v1beta1", "Deployment").supportsStrategicMergePatch())
+                .isFalse();
         assertThat(PatchSchema.none().supportsStrategicMergePatch()).isFalse();
     }
 
     @Test
     void workloadsCarryThePodTemplateSchema() {
         for (String kind : new String[] {"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"}) {
-            FieldMeta containers = PatchSchema.forKind("apps", "v1", kind).root()
-                    .field("spec").type().field("template").type().field("spec").type().field("containers");
+            FieldMeta containers = PatchSchema.forKind("apps", "v1", kind)
+                    .root()
+                    .field("spec")
+                    .type()
+                    .field("template")
+                    .type()
+                    .field("spec")
+                    .type()
+                    .field("containers");
             assertThat(containers.smpMerge()).as(kind).isTrue();
             assertThat(containers.mergeKey()).isEqualTo("name");
             FieldMeta ports = containers.type().field("ports");
@@ -291,6 +361,9 @@ class KubectlPayloadsTest {
         JsonNode scale = json("""
                 {"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"d","namespace":"default"},
                  "spec":{"replicas":1},"status":{"replicas":1,"selector":"app=d"}}""");
-        assertThat(JsonMergePatch.apply(scale, json("{\"spec\":{\"replicas\":3}}")).at("/spec/replicas").intValue()).isEqualTo(3);
+        assertThat(JsonMergePatch.apply(scale, json("{\"spec\":{\"replicas\":3}}"))
+                        .at("/spec/replicas")
+                        .intValue())
+                .isEqualTo(3);
     }
 }

@@ -66,9 +66,10 @@ class ManagedFieldsTest {
         ObjectNode object = created();
         JsonNode managed = object.at("/metadata/managedFields");
         assertThat(managed.size()).isEqualTo(1);
-        assertThat(managed.get(0).toString()).isEqualTo("{\"manager\":\"kubectl-create\",\"operation\":\"Update\","
-                + "\"apiVersion\":\"apps/v1\",\"time\":\"2026-01-02T03:04:05Z\",\"fieldsType\":\"FieldsV1\","
-                + "\"fieldsV1\":" + CREATED_FIELDS + "}");
+        assertThat(managed.get(0).toString())
+                .isEqualTo("{\"manager\":\"kubectl-create\",\"operation\":\"Update\","
+                        + "\"apiVersion\":\"apps/v1\",\"time\":\"2026-01-02T03:04:05Z\",\"fieldsType\":\"FieldsV1\","
+                        + "\"fieldsV1\":" + CREATED_FIELDS + "}");
     }
 
     @Test
@@ -81,7 +82,8 @@ class ManagedFieldsTest {
         ObjectNode pod = (ObjectNode) json("{apiVersion:'v1',kind:'Pod',metadata:{name:'p'},"
                 + "spec:{containers:[{name:'a',image:'x'}]},status:{phase:'Pending'}}");
         ManagedFields.recordUpdate(null, pod, "me", "v1", "", PatchSchema.forKind("", "v1", "Pod"), T1);
-        assertThat(pod.at("/metadata/managedFields/0/fieldsV1/f:status").toString()).isEqualTo("{\"f:phase\":{}}");
+        assertThat(pod.at("/metadata/managedFields/0/fieldsV1/f:status").toString())
+                .isEqualTo("{\"f:phase\":{}}");
     }
 
     @Test
@@ -96,16 +98,21 @@ class ManagedFieldsTest {
 
     @Test
     void updateByAnotherManagerTakesTheChangedFields() {
-        ObjectNode next = update(created(), "{spec:{replicas:3},metadata:{labels:{tier:'web'}}}", "kubectl-edit", "", T2);
+        ObjectNode next =
+                update(created(), "{spec:{replicas:3},metadata:{labels:{tier:'web'}}}", "kubectl-edit", "", T2);
         JsonNode managed = next.at("/metadata/managedFields");
         assertThat(managed.size()).isEqualTo(2);
-        assertThat(managed.get(0).get("manager").stringValue()).as("sorted by time").isEqualTo("kubectl-create");
+        assertThat(managed.get(0).get("manager").stringValue())
+                .as("sorted by time")
+                .isEqualTo("kubectl-create");
         assertThat(managed.get(0).get("time").stringValue()).isEqualTo("2026-01-02T03:04:05Z");
         assertThat(managed.get(0).get("fieldsV1").toString())
                 .isEqualTo(CREATED_FIELDS.replace("\"f:replicas\":{},", ""));
-        assertThat(managed.get(1).toString()).isEqualTo("{\"manager\":\"kubectl-edit\",\"operation\":\"Update\","
-                + "\"apiVersion\":\"apps/v1\",\"time\":\"2026-01-02T04:00:00Z\",\"fieldsType\":\"FieldsV1\","
-                + "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:tier\":{}}},\"f:spec\":{\"f:replicas\":{}}}}");
+        assertThat(managed.get(1).toString())
+                .isEqualTo(
+                        "{\"manager\":\"kubectl-edit\",\"operation\":\"Update\","
+                                + "\"apiVersion\":\"apps/v1\",\"time\":\"2026-01-02T04:00:00Z\",\"fieldsType\":\"FieldsV1\","
+                                + "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:tier\":{}}},\"f:spec\":{\"f:replicas\":{}}}}");
 
         // The first manager takes replicas back; the second keeps only its label.
         ObjectNode back = update(next, "{spec:{replicas:2}}", "kubectl-create", "", T3);
@@ -119,41 +126,56 @@ class ManagedFieldsTest {
         ObjectNode next = update(created(), "{spec:{replicas:3}}", "hpa", "", T2);
         ObjectNode again = update(next, "{spec:{replicas:4}}", "kubectl-edit", "", T3);
         assertThat(entry(again, "hpa")).isNull();
-        assertThat(entry(again, "kubectl-edit").get("fieldsV1").toString()).isEqualTo("{\"f:spec\":{\"f:replicas\":{}}}");
+        assertThat(entry(again, "kubectl-edit").get("fieldsV1").toString())
+                .isEqualTo("{\"f:spec\":{\"f:replicas\":{}}}");
     }
 
     @Test
     void removedFieldsLeaveEverySetAndGiveTheRemoverNothing() {
-        ObjectNode next = update(created(), "{metadata:{labels:{app:null}},spec:{replicas:null}}", "kubectl-label", "", T2);
+        ObjectNode next =
+                update(created(), "{metadata:{labels:{app:null}},spec:{replicas:null}}", "kubectl-label", "", T2);
         assertThat(entry(next, "kubectl-label")).as("a removal gains nothing").isNull();
         // The emptied labels map is still there (the store keeps "labels":{}), and so is its owner.
         assertThat(next.at("/metadata/labels").toString()).isEqualTo("{}");
-        assertThat(next.at("/metadata/managedFields/0/fieldsV1").toString()).isEqualTo(CREATED_FIELDS
-                .replaceFirst("\\{\"\\.\":\\{},\"f:app\":\\{}}", "{}")
-                .replace("\"f:replicas\":{},", ""));
+        assertThat(next.at("/metadata/managedFields/0/fieldsV1").toString())
+                .isEqualTo(CREATED_FIELDS
+                        .replaceFirst("\\{\"\\.\":\\{},\"f:app\":\\{}}", "{}")
+                        .replace("\"f:replicas\":{},", ""));
         assertThat(next.at("/metadata/managedFields/0/time").stringValue()).isEqualTo("2026-01-02T03:04:05Z");
     }
 
     @Test
     void statusSubresourceWritesGetTheirOwnEntry() {
         ObjectNode live = created();
-        ObjectNode next = update(live, "{status:{replicas:2,conditions:[{type:'Available',status:'True'}]}}",
-                "kube-controller-manager", "status", T2);
+        ObjectNode next = update(
+                live,
+                "{status:{replicas:2,conditions:[{type:'Available',status:'True'}]}}",
+                "kube-controller-manager",
+                "status",
+                T2);
         JsonNode e = entry(next, "kube-controller-manager");
         assertThat(e.get("subresource").stringValue()).isEqualTo("status");
-        assertThat(e.get("fieldsV1").toString()).isEqualTo("{\"f:status\":{\"f:conditions\":{\".\":{},"
-                + "\"k:{\\\"type\\\":\\\"Available\\\"}\":{\".\":{},\"f:status\":{},\"f:type\":{}}},\"f:replicas\":{}}}");
+        assertThat(e.get("fieldsV1").toString())
+                .isEqualTo(
+                        "{\"f:status\":{\"f:conditions\":{\".\":{},"
+                                + "\"k:{\\\"type\\\":\\\"Available\\\"}\":{\".\":{},\"f:status\":{},\"f:type\":{}}},\"f:replicas\":{}}}");
         // The same manager on the main resource is a different entry.
         ObjectNode main = update(next, "{spec:{paused:true}}", "kube-controller-manager", "", T3);
         assertThat(main.at("/metadata/managedFields").size()).isEqualTo(3);
-        assertThat(main.at("/metadata/managedFields/2/subresource").isMissingNode()).isTrue();
+        assertThat(main.at("/metadata/managedFields/2/subresource").isMissingNode())
+                .isTrue();
     }
 
     @Test
     void anApplyEntrySurvivesAnUpdateShrunkByWhatTheUpdateChanged() {
-        JsonNode applied = ServerSideApply.apply(null, json(MANIFEST.replace("\"uid\":\"u1\",", "")
-                .replace("\"resourceVersion\":\"5\",\"generation\":1,", "")
-                .replace("\"creationTimestamp\":\"2026-01-01T00:00:00Z\",", "")), "kubectl", DEPLOYMENT, T1);
+        JsonNode applied = ServerSideApply.apply(
+                null,
+                json(MANIFEST.replace("\"uid\":\"u1\",", "")
+                        .replace("\"resourceVersion\":\"5\",\"generation\":1,", "")
+                        .replace("\"creationTimestamp\":\"2026-01-01T00:00:00Z\",", "")),
+                "kubectl",
+                DEPLOYMENT,
+                T1);
         String applyFields = applied.at("/metadata/managedFields/0/fieldsV1").toString();
         assertThat(applyFields).contains("\"f:replicas\":{}");
         ObjectNode next = update(applied, "{spec:{replicas:5}}", "kubectl-scale", "scale", T2);
@@ -165,8 +187,12 @@ class ManagedFieldsTest {
         assertThat(managed.get(1).get("subresource").stringValue()).isEqualTo("scale");
         assertThat(managed.get(1).get("fieldsV1").toString()).isEqualTo("{\"f:spec\":{\"f:replicas\":{}}}");
         // A later apply still finds its own entry.
-        JsonNode reapplied = ServerSideApply.apply(next, json("{apiVersion:'apps/v1',kind:'Deployment',"
-                + "metadata:{name:'nginx'},spec:{replicas:2}}"), "kubectl", DEPLOYMENT, T3);
+        JsonNode reapplied = ServerSideApply.apply(
+                next,
+                json("{apiVersion:'apps/v1',kind:'Deployment'," + "metadata:{name:'nginx'},spec:{replicas:2}}"),
+                "kubectl",
+                DEPLOYMENT,
+                T3);
         assertThat(reapplied.at("/metadata/managedFields").size()).isEqualTo(2);
     }
 
@@ -199,21 +225,24 @@ class ManagedFieldsTest {
     @Test
     void duplicateKeysDropManagedFieldsAsKubeApiserverDoes() {
         ObjectNode live = created();
-        ObjectNode next = update(live, "{spec:{template:{spec:{containers:[{name:'a',image:'x'},{name:'a',image:'y'}]}}}}",
-                "m", "", T2);
+        ObjectNode next = update(
+                live, "{spec:{template:{spec:{containers:[{name:'a',image:'x'},{name:'a',image:'y'}]}}}}", "m", "", T2);
         assertThat(next.at("/metadata/managedFields").isMissingNode()).isTrue();
     }
 
     @Test
     void managerComesFromTheParameterOrTheUserAgent() {
-        assertThat(ManagedFields.managerOf("me", "kubectl/v1.32.4 (linux/amd64) kubernetes/abc")).isEqualTo("me");
-        assertThat(ManagedFields.managerOf(null, "kubectl/v1.32.4 (linux/amd64) kubernetes/abc")).isEqualTo("kubectl");
+        assertThat(ManagedFields.managerOf("me", "kubectl/v1.32.4 (linux/amd64) kubernetes/abc"))
+                .isEqualTo("me");
+        assertThat(ManagedFields.managerOf(null, "kubectl/v1.32.4 (linux/amd64) kubernetes/abc"))
+                .isEqualTo("kubectl");
         assertThat(ManagedFields.managerOf("", "Java-http-client/21.0.5")).isEqualTo("Java-http-client");
         assertThat(ManagedFields.managerOf(null, "a\tb")).isEqualTo("ab");
         assertThat(ManagedFields.managerOf(null, null)).isEmpty();
         assertThat(ManagedFields.managerOf(null, "x".repeat(200))).hasSize(128);
         assertThat(ManagedFields.validateManager("x".repeat(128))).isNull();
-        assertThat(ManagedFields.validateManager("x".repeat(129))).isEqualTo("Too long: may not be more than 128 bytes");
+        assertThat(ManagedFields.validateManager("x".repeat(129)))
+                .isEqualTo("Too long: may not be more than 128 bytes");
         assertThat(ManagedFields.validateManager("a\u0007")).startsWith("Invalid value: ");
     }
 }

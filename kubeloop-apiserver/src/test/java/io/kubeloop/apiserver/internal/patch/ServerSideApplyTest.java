@@ -33,12 +33,13 @@ class ServerSideApplyTest {
         assertThat(entry.get("time").stringValue()).isEqualTo("2026-01-02T03:04:05Z");
         assertThat(entry.get("fieldsType").stringValue()).isEqualTo("FieldsV1");
         // What kube-apiserver records for this manifest, keys in its order.
-        assertThat(entry.get("fieldsV1").toString()).isEqualTo(
-                "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
-                + "\"f:spec\":{\"f:replicas\":{},\"f:selector\":{},"
-                + "\"f:template\":{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
-                + "\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:image\":{},\"f:name\":{},"
-                + "\"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":{\".\":{},\"f:containerPort\":{}}}}}}}}}");
+        assertThat(entry.get("fieldsV1").toString())
+                .isEqualTo(
+                        "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
+                                + "\"f:spec\":{\"f:replicas\":{},\"f:selector\":{},"
+                                + "\"f:template\":{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},"
+                                + "\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:image\":{},\"f:name\":{},"
+                                + "\"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}\":{\".\":{},\"f:containerPort\":{}}}}}}}}}");
         ((tools.jackson.databind.node.ObjectNode) result.get("metadata")).remove("managedFields");
         assertTree(result, MANIFEST);
     }
@@ -87,17 +88,22 @@ class ServerSideApplyTest {
                 {"metadata":{"labels":{"team":"a"},"managedFields":[%s,
                   {"manager":"hpa","operation":"Update","apiVersion":"apps/v1","time":"2026-01-02T03:30:00Z","fieldsType":"FieldsV1",
                    "fieldsV1":{"f:metadata":{"f:labels":{"f:team":{}}},"f:spec":{"f:replicas":{}}}}]}}""".formatted(
-                created.at("/metadata/managedFields/0").toString())));
+                        created.at("/metadata/managedFields/0").toString())));
         JsonNode second = json("""
                 {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"nginx","labels":{"app":"nginx"}},
                  "spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx"}]}}}}""");
         JsonNode result = ServerSideApply.apply(shared, second, "kubectl", DEPLOYMENT, T2);
         assertTree(result.at("/metadata/labels"), "{app:'nginx',team:'a'}");
-        assertThat(result.at("/spec/replicas").intValue()).as("still owned by hpa").isEqualTo(2);
+        assertThat(result.at("/spec/replicas").intValue())
+                .as("still owned by hpa")
+                .isEqualTo(2);
         assertTree(result.at("/spec/template/spec/containers"), "[{name:'nginx',image:'nginx'}]");
         JsonNode managed = result.at("/metadata/managedFields");
         assertThat(managed.size()).isEqualTo(2);
-        assertThat(managed.get(0).get("fieldsV1").toString()).doesNotContain("tier").doesNotContain("log").doesNotContain("replicas");
+        assertThat(managed.get(0).get("fieldsV1").toString())
+                .doesNotContain("tier")
+                .doesNotContain("log")
+                .doesNotContain("replicas");
         assertThat(managed.get(0).get("time").stringValue()).isEqualTo("2026-01-02T04:00:00Z");
     }
 
@@ -112,7 +118,8 @@ class ServerSideApplyTest {
                  "spec":{"containers":[{"name":"c","ports":[{"containerPort":80,"hostPort":8080}]}],"tolerations":[{"key":"k"}]}}""");
         JsonNode result = ServerSideApply.apply(live, applied, "m", pod, T1);
         assertTree(result.at("/metadata/finalizers"), "['b','a']");
-        assertTree(result.at("/spec/containers/0/ports"), "[{containerPort:80,protocol:'TCP',name:'http',hostPort:8080}]");
+        assertTree(
+                result.at("/spec/containers/0/ports"), "[{containerPort:80,protocol:'TCP',name:'http',hostPort:8080}]");
         assertTree(result.at("/metadata/managedFields/0/fieldsV1"), """
                 {"f:metadata":{"f:finalizers":{"v:\\"a\\"":{}}},
                  "f:spec":{"f:containers":{"k:{\\"name\\":\\"c\\"}":{".":{},"f:name":{},
@@ -130,8 +137,7 @@ class ServerSideApplyTest {
                 {"f:metadata":{"f:labels":{".":{},"f:a":{}}},
                  "f:spec":{".":{},"f:nested":{".":{},"f:k":{}},"f:size":{},"f:tags":{}}}""");
         JsonNode again = ServerSideApply.apply(result, json("""
-                {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"tags":["y"]}}"""),
-                "op", PatchSchema.none(), T2);
+                {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"tags":["y"]}}"""), "op", PatchSchema.none(), T2);
         assertTree(again.get("spec"), "{tags:['y']}");
         assertThat(again.at("/metadata/labels").isMissingNode()).isTrue();
     }
@@ -141,20 +147,28 @@ class ServerSideApplyTest {
         assertThatThrownBy(() -> ServerSideApply.apply(null, json(MANIFEST), "", DEPLOYMENT, T1))
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(422);
-                    assertThat(e.getMessage()).isEqualTo(
-                            "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+                    assertThat(e.getMessage())
+                            .isEqualTo(
+                                    "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
                 });
-        assertThatThrownBy(() -> ServerSideApply.apply(null, json("{metadata:{name:'x',managedFields:[]}}"), "m", DEPLOYMENT, T1))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
-        assertThatThrownBy(() -> ServerSideApply.apply(null,
-                json("{spec:{template:{spec:{containers:[{image:'x'}]}}}}"), "m", DEPLOYMENT, T1))
+        assertThatThrownBy(() -> ServerSideApply.apply(
+                        null, json("{metadata:{name:'x',managedFields:[]}}"), "m", DEPLOYMENT, T1))
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.code()).isEqualTo(400));
+        assertThatThrownBy(() -> ServerSideApply.apply(
+                        null, json("{spec:{template:{spec:{containers:[{image:'x'}]}}}}"), "m", DEPLOYMENT, T1))
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(422);
                     assertThat(e.detail()).contains("omits key field \"name\"");
                 });
-        assertThatThrownBy(() -> ServerSideApply.apply(null,
-                json("{spec:{template:{spec:{containers:[{name:'x'},{name:'x'}]}}}}"), "m", DEPLOYMENT, T1))
-                .isInstanceOfSatisfying(PatchException.class, e -> assertThat(e.detail()).contains("duplicate entries"));
+        assertThatThrownBy(() -> ServerSideApply.apply(
+                        null,
+                        json("{spec:{template:{spec:{containers:[{name:'x'},{name:'x'}]}}}}"),
+                        "m",
+                        DEPLOYMENT,
+                        T1))
+                .isInstanceOfSatisfying(
+                        PatchException.class, e -> assertThat(e.detail()).contains("duplicate entries"));
     }
 
     @Test

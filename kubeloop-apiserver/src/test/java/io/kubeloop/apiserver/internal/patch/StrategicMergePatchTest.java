@@ -67,24 +67,35 @@ class StrategicMergePatchTest {
         } else {
             assertTree(StrategicMergePatch.apply(original, patch, SCHEMA), c.get("r"));
         }
-        assertThat(original.toString() + patch.toString()).as("inputs unchanged").isEqualTo(before);
+        assertThat(original.toString() + patch.toString())
+                .as("inputs unchanged")
+                .isEqualTo(before);
     }
 
     @Test
     void newItemsWithoutSetElementOrderGoFirst() {
         // Upstream: items only the patch names are not on the server, so they are not "less" than any
         // server-only item and the interleaving puts them first (what `kubectl patch` users see).
-        assertTree(StrategicMergePatch.apply(json("{mergingList:[{name:'a'},{name:'b'}]}"),
-                json("{mergingList:[{name:'c'}]}"), SCHEMA), "{mergingList:[{name:'c'},{name:'a'},{name:'b'}]}");
-        assertTree(StrategicMergePatch.apply(json("{mergingList:[{name:'a'},{name:'b'}]}"),
-                json("{'$setElementOrder/mergingList':[{name:'a'},{name:'b'},{name:'c'}],mergingList:[{name:'c'}]}"), SCHEMA),
+        assertTree(
+                StrategicMergePatch.apply(
+                        json("{mergingList:[{name:'a'},{name:'b'}]}"), json("{mergingList:[{name:'c'}]}"), SCHEMA),
+                "{mergingList:[{name:'c'},{name:'a'},{name:'b'}]}");
+        assertTree(
+                StrategicMergePatch.apply(
+                        json("{mergingList:[{name:'a'},{name:'b'}]}"),
+                        json(
+                                "{'$setElementOrder/mergingList':[{name:'a'},{name:'b'},{name:'c'}],mergingList:[{name:'c'}]}"),
+                        SCHEMA),
                 "{mergingList:[{name:'a'},{name:'b'},{name:'c'}]}");
     }
 
     @Test
     void untouchedItemsKeepTheirPlace() {
-        assertTree(StrategicMergePatch.apply(json("{mergingList:[{name:'a'},{name:'b',value:1},{name:'c'}]}"),
-                json("{mergingList:[{name:'b',value:2}]}"), SCHEMA),
+        assertTree(
+                StrategicMergePatch.apply(
+                        json("{mergingList:[{name:'a'},{name:'b',value:1},{name:'c'}]}"),
+                        json("{mergingList:[{name:'b',value:2}]}"),
+                        SCHEMA),
                 "{mergingList:[{name:'a'},{name:'b',value:2},{name:'c'}]}");
     }
 
@@ -93,7 +104,8 @@ class StrategicMergePatchTest {
         assertThatThrownBy(() -> StrategicMergePatch.apply(json("{}"), json("[1]"), SCHEMA))
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(400);
-                    assertThat(e.getMessage()).isEqualTo("json: cannot unmarshal array into Go value of type map[string]interface {}");
+                    assertThat(e.getMessage())
+                            .isEqualTo("json: cannot unmarshal array into Go value of type map[string]interface {}");
                 });
     }
 
@@ -103,8 +115,11 @@ class StrategicMergePatchTest {
                 .isInstanceOfSatisfying(PatchException.class, e -> {
                     assertThat(e.code()).isEqualTo(415);
                     assertThat(e.reason()).isEqualTo("UnsupportedMediaType");
-                    assertThat(e.getMessage()).startsWith("the body of the request was in an unknown format - accepted media types include: ");
+                    assertThat(e.getMessage())
+                            .startsWith(
+                                    "the body of the request was in an unknown format - accepted media types include: ");
                 });
-        assertThat(PatchSchema.forKind("example.com", "v1", "Widget").supportsStrategicMergePatch()).isFalse();
+        assertThat(PatchSchema.forKind("example.com", "v1", "Widget").supportsStrategicMergePatch())
+                .isFalse();
     }
 }

@@ -50,15 +50,21 @@ class FuzzedBodiesTest {
 
     @Provide
     Arbitrary<byte[]> flipped() {
-        return Arbitraries.of(VALID).flatMap(body -> Arbitraries.integers().between(0, body.length - 1)
-                .list().ofMinSize(1).ofMaxSize(4)
-                .flatMap(positions -> Arbitraries.bytes().list().ofSize(positions.size()).map(values -> {
-                    byte[] changed = body.clone();
-                    for (int i = 0; i < positions.size(); i++) {
-                        changed[positions.get(i)] = values.get(i);
-                    }
-                    return changed;
-                })));
+        return Arbitraries.of(VALID).flatMap(body -> Arbitraries.integers()
+                .between(0, body.length - 1)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(4)
+                .flatMap(positions -> Arbitraries.bytes()
+                        .list()
+                        .ofSize(positions.size())
+                        .map(values -> {
+                            byte[] changed = body.clone();
+                            for (int i = 0; i < positions.size(); i++) {
+                                changed[positions.get(i)] = values.get(i);
+                            }
+                            return changed;
+                        })));
     }
 
     private static void decodeOrFailCleanly(byte[] body) {
@@ -74,9 +80,10 @@ class FuzzedBodiesTest {
 
     private static List<byte[]> validBodies() {
         List<byte[]> bodies = new ArrayList<>();
-        GoldenBodiesTest.bodies().forEach(name -> bodies.add(GoldenBodiesTest.bytes("protobuf/kubectl/" + name + ".bin")));
-        RoundTripTest.objects().forEach(name ->
-                bodies.add(CODEC.encode(RoundTripTest.read("protobuf/objects/" + name + ".json"))));
+        GoldenBodiesTest.bodies()
+                .forEach(name -> bodies.add(GoldenBodiesTest.bytes("protobuf/kubectl/" + name + ".bin")));
+        RoundTripTest.objects()
+                .forEach(name -> bodies.add(CODEC.encode(RoundTripTest.read("protobuf/objects/" + name + ".json"))));
         return bodies;
     }
 }

@@ -18,10 +18,21 @@ import tools.jackson.databind.node.ObjectNode;
 class GoldenBodiesTest {
 
     static Stream<String> bodies() {
-        return Stream.of("create-namespace", "create-deployment", "create-deployment-port-zero-replicas",
-                "create-configmap", "create-configmap-from-file", "create-secret-generic",
-                "create-secret-docker-registry", "create-serviceaccount", "create-role", "create-rolebinding",
-                "create-clusterrole", "create-clusterrolebinding", "create-service-clusterip", "auth-can-i",
+        return Stream.of(
+                "create-namespace",
+                "create-deployment",
+                "create-deployment-port-zero-replicas",
+                "create-configmap",
+                "create-configmap-from-file",
+                "create-secret-generic",
+                "create-secret-docker-registry",
+                "create-serviceaccount",
+                "create-role",
+                "create-rolebinding",
+                "create-clusterrole",
+                "create-clusterrolebinding",
+                "create-service-clusterip",
+                "auth-can-i",
                 "auth-whoami");
     }
 
@@ -33,7 +44,8 @@ class GoldenBodiesTest {
         ObjectNode decoded = RoundTripTest.CODEC.decode(bytes("protobuf/kubectl/" + name + ".bin"));
 
         assertThat(decoded).isEqualTo(expected);
-        assertThat(RoundTripTest.CODEC.decode(RoundTripTest.CODEC.encode(decoded))).isEqualTo(expected);
+        assertThat(RoundTripTest.CODEC.decode(RoundTripTest.CODEC.encode(decoded)))
+                .isEqualTo(expected);
     }
 
     /** Go prints a zero metav1.Time as null; the codec leaves it out (the server would drop or set it anyway). */

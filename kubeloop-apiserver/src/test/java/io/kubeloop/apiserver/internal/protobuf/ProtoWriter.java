@@ -48,7 +48,10 @@ public final class ProtoWriter {
         body.raw(new byte[] {'k', '8', 's', 0});
         body.raw(new ProtoWriter()
                 .message(1, new ProtoWriter().string(1, apiVersion).string(2, kind))
-                .bytes(2, raw).string(3, "").string(4, "").toByteArray());
+                .bytes(2, raw)
+                .string(3, "")
+                .string(4, "")
+                .toByteArray());
         return body.toByteArray();
     }
 }

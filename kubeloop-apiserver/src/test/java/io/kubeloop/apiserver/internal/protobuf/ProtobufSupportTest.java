@@ -17,7 +17,8 @@ class ProtobufSupportTest {
 
     @Test
     void withClientJavaProtoTheCodecIsThere() {
-        Optional<ProtobufCodec> codec = ProtobufSupport.codec(JsonMapper.builder().build());
+        Optional<ProtobufCodec> codec =
+                ProtobufSupport.codec(JsonMapper.builder().build());
 
         assertThat(codec).isPresent();
         assertThat(codec.orElseThrow().supports("apps/v1", "Deployment")).isTrue();
@@ -36,8 +37,8 @@ class ProtobufSupportTest {
         }
         assertThat(dropped).as("the test class path has the jars to leave out").isEqualTo(2);
 
-        try (URLClassLoader loader = new URLClassLoader(withoutProtobuf.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(withoutProtobuf.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Class<?> mapperClass = loader.loadClass(JsonMapper.class.getName());
             Object builder = mapperClass.getMethod("builder").invoke(null);
             Object mapper = builder.getClass().getMethod("build").invoke(builder);
@@ -46,7 +47,8 @@ class ProtobufSupportTest {
             Object codec = support.getMethod("codec", mapperClass).invoke(null, mapper);
 
             assertThat(codec).isEqualTo(Optional.empty());
-            assertThat(loader.getResource("com/google/protobuf/Descriptors.class")).isNull();
+            assertThat(loader.getResource("com/google/protobuf/Descriptors.class"))
+                    .isNull();
         }
     }
 

@@ -29,18 +29,46 @@ class RoundTripTest {
     static final ProtobufCodec CODEC = ProtobufSupport.codec(JSON).orElseThrow();
 
     static Stream<String> objects() {
-        return Stream.of("deployment", "replicaset", "statefulset", "daemonset", "pod", "node", "service",
-                "endpoints", "configmap", "secret", "serviceaccount", "namespace", "event", "event-events-v1",
-                "lease", "role", "clusterrole", "rolebinding", "clusterrolebinding", "selfsubjectaccessreview",
-                "subjectaccessreview", "selfsubjectrulesreview", "selfsubjectreview", "scale", "status",
-                "deleteoptions", "podlist", "deploymentlist", "leaselist");
+        return Stream.of(
+                "deployment",
+                "replicaset",
+                "statefulset",
+                "daemonset",
+                "pod",
+                "node",
+                "service",
+                "endpoints",
+                "configmap",
+                "secret",
+                "serviceaccount",
+                "namespace",
+                "event",
+                "event-events-v1",
+                "lease",
+                "role",
+                "clusterrole",
+                "rolebinding",
+                "clusterrolebinding",
+                "selfsubjectaccessreview",
+                "subjectaccessreview",
+                "selfsubjectrulesreview",
+                "selfsubjectreview",
+                "scale",
+                "status",
+                "deleteoptions",
+                "podlist",
+                "deploymentlist",
+                "leaselist");
     }
 
     @ParameterizedTest
     @MethodSource("objects")
     void jsonToProtobufToJsonGivesTheSameObject(String name) {
         ObjectNode original = read("protobuf/objects/" + name + ".json");
-        assertThat(CODEC.supports(original.get("apiVersion").asString(), original.get("kind").asString())).isTrue();
+        assertThat(CODEC.supports(
+                        original.get("apiVersion").asString(),
+                        original.get("kind").asString()))
+                .isTrue();
 
         byte[] body = CODEC.encode(original);
 
@@ -57,10 +85,15 @@ class RoundTripTest {
     @MethodSource("objects")
     void protobufJavaParsesEveryEncodedObjectWithoutUnknownFields(String name) throws Exception {
         ObjectNode original = read("protobuf/objects/" + name + ".json");
-        Descriptor type = new DescriptorCodec(JSON).schemas()
-                .find(original.get("apiVersion").asString(), original.get("kind").asString()).orElseThrow();
+        Descriptor type = new DescriptorCodec(JSON)
+                .schemas()
+                .find(
+                        original.get("apiVersion").asString(),
+                        original.get("kind").asString())
+                .orElseThrow();
 
-        DynamicMessage message = DynamicMessage.parseFrom(type, Envelope.decode(CODEC.encode(original)).raw());
+        DynamicMessage message = DynamicMessage.parseFrom(
+                type, Envelope.decode(CODEC.encode(original)).raw());
 
         assertThat(unknownFields(message)).isEmpty();
         assertThat(message.getAllFields()).isNotEmpty();
@@ -69,7 +102,8 @@ class RoundTripTest {
     private static List<String> unknownFields(Message message) {
         List<String> unknown = new ArrayList<>();
         if (!message.getUnknownFields().asMap().isEmpty()) {
-            unknown.add(message.getDescriptorForType().getFullName() + " " + message.getUnknownFields().asMap().keySet());
+            unknown.add(message.getDescriptorForType().getFullName() + " "
+                    + message.getUnknownFields().asMap().keySet());
         }
         for (Map.Entry<FieldDescriptor, Object> field : message.getAllFields().entrySet()) {
             if (field.getKey().getJavaType() != FieldDescriptor.JavaType.MESSAGE) {

@@ -24,7 +24,8 @@ class SchemasTest {
         List<String> missing = new ArrayList<>();
         for (ResourceType type : ResourceRegistry.builtIn().types()) {
             String apiVersion = type.gvk().group().isEmpty()
-                    ? type.gvk().version() : type.gvk().group() + "/" + type.gvk().version();
+                    ? type.gvk().version()
+                    : type.gvk().group() + "/" + type.gvk().version();
             String kind = type.gvk().kind();
             boolean review = type.verbs().equals(List.of("create"));
             if (kind.equals("CustomResourceDefinition")) {
@@ -44,15 +45,16 @@ class SchemasTest {
 
     @Test
     void deleteOptionsAndWatchEventsAreKnownInEveryServedGroupVersionAndMetaButNowhereElse() {
-        for (String apiVersion : List.of("v1", "meta.k8s.io/v1", "apps/v1", "rbac.authorization.k8s.io/v1",
-                "coordination.k8s.io/v1")) {
+        for (String apiVersion :
+                List.of("v1", "meta.k8s.io/v1", "apps/v1", "rbac.authorization.k8s.io/v1", "coordination.k8s.io/v1")) {
             assertThat(schemas.find(apiVersion, "DeleteOptions")).as(apiVersion).isPresent();
             assertThat(schemas.find(apiVersion, "WatchEvent")).as(apiVersion).isPresent();
         }
         assertThat(schemas.find("example.com/v1", "DeleteOptions")).isEmpty();
         assertThat(schemas.find("apps/v1", "Status")).isEmpty();
         assertThat(schemas.find("apps/v2", "Deployment")).isEmpty();
-        assertThat(schemas.find("apiextensions.k8s.io/v1", "CustomResourceDefinitionList")).isEmpty();
+        assertThat(schemas.find("apiextensions.k8s.io/v1", "CustomResourceDefinitionList"))
+                .isEmpty();
     }
 
     /**
@@ -62,21 +64,25 @@ class SchemasTest {
      */
     @Test
     void everyReachableMessageThatLooksSpecialIsMappedOrKnownToBePlain() {
-        Set<String> plain = Set.of("k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions",
+        Set<String> plain = Set.of(
+                "k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions",
                 "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause",
                 "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
                 "k8s.io.api.core.v1.DownwardAPIProjection");
         List<String> unknown = new ArrayList<>();
         for (Descriptor type : schemas.reachable()) {
-            if (type.getOptions().getMapEntry() || SpecialMessage.of(type) != null
+            if (type.getOptions().getMapEntry()
+                    || SpecialMessage.of(type) != null
                     || plain.contains(type.getFullName())) {
                 continue;
             }
             List<FieldDescriptor> fields = type.getFields();
-            boolean namedSlice = fields.size() == 1 && fields.getFirst().isRepeated()
+            boolean namedSlice = fields.size() == 1
+                    && fields.getFirst().isRepeated()
                     && fields.getFirst().getName().equals("items");
             boolean raw = fields.stream().anyMatch(f -> f.getName().equalsIgnoreCase("raw"));
-            boolean smallScalar = type.getFullName().startsWith("k8s.io.apimachinery.") && fields.size() <= 3
+            boolean smallScalar = type.getFullName().startsWith("k8s.io.apimachinery.")
+                    && fields.size() <= 3
                     && fields.stream().noneMatch(f -> f.getJavaType() == FieldDescriptor.JavaType.MESSAGE);
             if (namedSlice || raw || smallScalar) {
                 unknown.add(type.getFullName());
@@ -94,22 +100,33 @@ class SchemasTest {
     void everyFieldNamedLikeItsTypeIsDeclaredInlineOrKnownToBeNested() {
         String core = "k8s.io.api.core.v1.";
         Set<String> nested = Set.of(
-                core + "Affinity.nodeAffinity", core + "Affinity.podAffinity", core + "Affinity.podAntiAffinity",
-                core + "ClusterTrustBundleProjection.labelSelector", core + "Container.lifecycle",
-                core + "Container.securityContext", core + "EphemeralContainerCommon.lifecycle",
-                core + "EphemeralContainerCommon.securityContext", core + "PersistentVolumeClaimStatus.modifyVolumeStatus",
-                core + "PodAffinityTerm.labelSelector", core + "PodSecurityContext.seccompProfile",
-                core + "PodSecurityContext.appArmorProfile", core + "PodSpec.affinity",
-                core + "SecurityContext.capabilities", core + "SecurityContext.seccompProfile",
-                core + "SecurityContext.appArmorProfile", core + "ServiceSpec.sessionAffinityConfig",
-                core + "TopologySpreadConstraint.labelSelector", core + "WeightedPodAffinityTerm.podAffinityTerm",
+                core + "Affinity.nodeAffinity",
+                core + "Affinity.podAffinity",
+                core + "Affinity.podAntiAffinity",
+                core + "ClusterTrustBundleProjection.labelSelector",
+                core + "Container.lifecycle",
+                core + "Container.securityContext",
+                core + "EphemeralContainerCommon.lifecycle",
+                core + "EphemeralContainerCommon.securityContext",
+                core + "PersistentVolumeClaimStatus.modifyVolumeStatus",
+                core + "PodAffinityTerm.labelSelector",
+                core + "PodSecurityContext.seccompProfile",
+                core + "PodSecurityContext.appArmorProfile",
+                core + "PodSpec.affinity",
+                core + "SecurityContext.capabilities",
+                core + "SecurityContext.seccompProfile",
+                core + "SecurityContext.appArmorProfile",
+                core + "ServiceSpec.sessionAffinityConfig",
+                core + "TopologySpreadConstraint.labelSelector",
+                core + "WeightedPodAffinityTerm.podAffinityTerm",
                 "k8s.io.api.authentication.v1.SelfSubjectReviewStatus.userInfo",
                 "k8s.io.api.authentication.v1.TokenReviewStatus.user",
                 "k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec.resourceAttributes",
                 "k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec.nonResourceAttributes",
                 "k8s.io.api.authorization.v1.SubjectAccessReviewSpec.resourceAttributes",
                 "k8s.io.api.authorization.v1.SubjectAccessReviewSpec.nonResourceAttributes",
-                "k8s.io.api.rbac.v1.ClusterRole.aggregationRule", "k8s.io.api.rbac.v1.ClusterRoleBinding.roleRef",
+                "k8s.io.api.rbac.v1.ClusterRole.aggregationRule",
+                "k8s.io.api.rbac.v1.ClusterRoleBinding.roleRef",
                 "k8s.io.api.rbac.v1.RoleBinding.roleRef",
                 "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions.preconditions",
                 "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry.time",
@@ -122,7 +139,8 @@ class SchemasTest {
                 }
                 String typeName = field.getMessageType().getName();
                 String lowerCamel = Character.toLowerCase(typeName.charAt(0)) + typeName.substring(1);
-                boolean looksEmbedded = field.getName().equals(lowerCamel) || field.getName().equals("handler");
+                boolean looksEmbedded =
+                        field.getName().equals(lowerCamel) || field.getName().equals("handler");
                 if (looksEmbedded && !EmbeddedStructs.isInline(field) && !nested.contains(field.getFullName())) {
                     unknown.add(field.getFullName());
                 }

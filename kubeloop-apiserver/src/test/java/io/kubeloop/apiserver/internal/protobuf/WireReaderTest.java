@@ -20,7 +20,7 @@ class WireReaderTest {
                 .fixed32(9, 7)
                 .fixed64(10, 8)
                 .bytes(11, new byte[200]) // a two-byte length, skipped
-                .varint(12, -1)           // a ten-byte varint, skipped
+                .varint(12, -1) // a ten-byte varint, skipped
                 .message(3, new ProtoWriter().string(1, "inner").varint(2, 1))
                 .string(4, "after")
                 .toByteArray();
@@ -46,7 +46,10 @@ class WireReaderTest {
 
     @Test
     void aNestedReaderStopsAtTheEndOfItsMessage() {
-        byte[] bytes = new ProtoWriter().message(1, new ProtoWriter().string(1, "a")).string(2, "b").toByteArray();
+        byte[] bytes = new ProtoWriter()
+                .message(1, new ProtoWriter().string(1, "a"))
+                .string(2, "b")
+                .toByteArray();
         WireReader r = new WireReader(bytes);
         assertThat(r.next()).isTrue();
         WireReader inner = r.readMessage();
@@ -61,42 +64,55 @@ class WireReaderTest {
     void malformedInputFailsWithAMessageNamingTheProblem() {
         byte[] full = new ProtoWriter().string(1, "hello").toByteArray();
         byte[] truncated = java.util.Arrays.copyOf(full, full.length - 2);
-        assertThatThrownBy(() -> readAll(truncated)).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(truncated))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("field 1 at offset 1 claims 5 bytes but only 3 remain");
-        assertThatThrownBy(() -> readAll(new byte[] {(byte) 0x80})).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(new byte[] {(byte) 0x80}))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("a field tag at offset 0 is truncated");
         byte[] longVarint = new byte[12];
         java.util.Arrays.fill(longVarint, (byte) 0xFF);
-        assertThatThrownBy(() -> readAll(longVarint)).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(longVarint))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("a field tag at offset 0 is a varint longer than 10 bytes");
-        assertThatThrownBy(() -> readAll(new byte[] {0x00})).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(new byte[] {0x00}))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("invalid field number 0 at offset 0");
-        assertThatThrownBy(() -> readAll(new byte[] {0x0B})).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(new byte[] {0x0B}))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("field 1 has unsupported wire type 3 before offset 1");
-        assertThatThrownBy(() -> readAll(new byte[] {0x0D, 1, 2})).isInstanceOf(ProtobufException.class)
+        assertThatThrownBy(() -> readAll(new byte[] {0x0D, 1, 2}))
+                .isInstanceOf(ProtobufException.class)
                 .hasMessage("field 1 is truncated: needs 4 bytes at offset 1, 2 remain");
         assertThatThrownBy(() -> {
-            WireReader r = new WireReader(new ProtoWriter().varint(1, 5).toByteArray());
-            r.next();
-            r.readString();
-        }).isInstanceOf(ProtobufException.class).hasMessage("field 1 has wire type 0, expected 2 (before offset 1)");
+                    WireReader r = new WireReader(new ProtoWriter().varint(1, 5).toByteArray());
+                    r.next();
+                    r.readString();
+                })
+                .isInstanceOf(ProtobufException.class)
+                .hasMessage("field 1 has wire type 0, expected 2 (before offset 1)");
         assertThatThrownBy(() -> {
-            WireReader r = new WireReader(new ProtoWriter().bytes(1, new byte[] {(byte) 0xC3}).toByteArray());
-            r.next();
-            r.readString();
-        }).isInstanceOf(ProtobufException.class).hasMessage("field 1 at offset 2 is not valid UTF-8");
+                    WireReader r = new WireReader(
+                            new ProtoWriter().bytes(1, new byte[] {(byte) 0xC3}).toByteArray());
+                    r.next();
+                    r.readString();
+                })
+                .isInstanceOf(ProtobufException.class)
+                .hasMessage("field 1 at offset 2 is not valid UTF-8");
     }
 
     @Test
     void theEnvelopeCarriesTypeMetaAndRaw() {
-        byte[] body = ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SelfSubjectAccessReview", new byte[] {1, 2});
+        byte[] body =
+                ProtoWriter.kubernetesBody("authorization.k8s.io/v1", "SelfSubjectAccessReview", new byte[] {1, 2});
         Envelope e = Envelope.decode(body);
         assertThat(e.apiVersion()).isEqualTo("authorization.k8s.io/v1");
         assertThat(e.kind()).isEqualTo("SelfSubjectAccessReview");
         assertThat(e.raw()).containsExactly(1, 2);
         assertThat(e.contentEncoding()).isEmpty();
         assertThatThrownBy(() -> Envelope.decode("{\"kind\":\"x\"}".getBytes()))
-                .isInstanceOf(ProtobufException.class).hasMessageContaining("k8s\\0");
+                .isInstanceOf(ProtobufException.class)
+                .hasMessageContaining("k8s\\0");
         assertThatThrownBy(() -> Envelope.decode(new byte[] {'k', '8'})).isInstanceOf(ProtobufException.class);
     }
 
@@ -111,10 +127,13 @@ class WireReaderTest {
     }
 
     @Property(tries = 500)
-    void everyTruncationOfAValidMessageIsReportedOrReadsAPrefix(@ForAll @Size(max = 40) String text,
-            @ForAll long number) {
-        byte[] full = new ProtoWriter().varint(1, number).message(2, new ProtoWriter().string(1, text))
-                .string(3, text).toByteArray();
+    void everyTruncationOfAValidMessageIsReportedOrReadsAPrefix(
+            @ForAll @Size(max = 40) String text, @ForAll long number) {
+        byte[] full = new ProtoWriter()
+                .varint(1, number)
+                .message(2, new ProtoWriter().string(1, text))
+                .string(3, text)
+                .toByteArray();
         for (int cut = 0; cut < full.length; cut++) {
             try {
                 readAll(java.util.Arrays.copyOf(full, cut));

@@ -31,16 +31,16 @@ class ImpersonationTest {
     @BeforeEach
     void policy() {
         BootstrapPolicy.install(store, Clock.system());
-        store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterroles", "impersonator"),
-                (ObjectNode) JSON.readTree("""
+        store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterroles", "impersonator"), (ObjectNode)
+                JSON.readTree("""
                         {"metadata":{"name":"impersonator"},"rules":[
                           {"apiGroups":[""],"resources":["users"],"resourceNames":["bob"],"verbs":["impersonate"]},
                           {"apiGroups":[""],"resources":["groups"],"resourceNames":["devs"],"verbs":["impersonate"]},
                           {"apiGroups":[""],"resources":["serviceaccounts"],"verbs":["impersonate"]},
                           {"apiGroups":["authentication.k8s.io"],"resources":["userextras/scopes","uids"],
                            "verbs":["impersonate"]}]}"""));
-        store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterrolebindings", "support"),
-                (ObjectNode) JSON.readTree("""
+        store.create(StorageKey.clusterScoped(RbacAuthorizer.GROUP, "clusterrolebindings", "support"), (ObjectNode)
+                JSON.readTree("""
                         {"metadata":{"name":"support"},
                          "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"impersonator"},
                          "subjects":[{"kind":"User","name":"support"}]}"""));
@@ -72,49 +72,64 @@ class ImpersonationTest {
 
     @Test
     void withoutHeadersTheRealUserStays() {
-        assertThat(Impersonation.apply(headers("Accept", "application/json"), SUPPORT, rbac)).isSameAs(SUPPORT);
+        assertThat(Impersonation.apply(headers("Accept", "application/json"), SUPPORT, rbac))
+                .isSameAs(SUPPORT);
     }
 
     @Test
     void aUserMayImpersonateOnlyWhatRbacGrants() {
-        UserInfo bob = Impersonation.apply(headers("Impersonate-User", "bob", "Impersonate-Group", "devs",
-                "Impersonate-Uid", "u-1", "Impersonate-Extra-Scopes", "read"), SUPPORT, rbac);
-        assertThat(bob).isEqualTo(new UserInfo("bob", "u-1", List.of("devs", "system:authenticated"),
-                Map.of("scopes", List.of("read"))));
+        UserInfo bob = Impersonation.apply(
+                headers(
+                        "Impersonate-User",
+                        "bob",
+                        "Impersonate-Group",
+                        "devs",
+                        "Impersonate-Uid",
+                        "u-1",
+                        "Impersonate-Extra-Scopes",
+                        "read"),
+                SUPPORT,
+                rbac);
+        assertThat(bob)
+                .isEqualTo(new UserInfo(
+                        "bob", "u-1", List.of("devs", "system:authenticated"), Map.of("scopes", List.of("read"))));
 
         assertThat(refusal(() -> Impersonation.apply(headers("Impersonate-User", "carol"), SUPPORT, rbac)))
-                .isEqualTo("users \"carol\" is forbidden: User \"support\" cannot impersonate resource \"users\" in API "
-                        + "group \"\" at the cluster scope");
-        assertThat(refusal(() -> Impersonation.apply(headers("Impersonate-User", "bob", "Impersonate-Group",
-                "system:masters"), SUPPORT, rbac)))
+                .isEqualTo(
+                        "users \"carol\" is forbidden: User \"support\" cannot impersonate resource \"users\" in API "
+                                + "group \"\" at the cluster scope");
+        assertThat(refusal(() -> Impersonation.apply(
+                        headers("Impersonate-User", "bob", "Impersonate-Group", "system:masters"), SUPPORT, rbac)))
                 .isEqualTo("groups \"system:masters\" is forbidden: User \"support\" cannot impersonate resource "
                         + "\"groups\" in API group \"\" at the cluster scope");
-        assertThat(refusal(() -> Impersonation.apply(headers("Impersonate-User", "bob", "Impersonate-Extra-Team",
-                "x"), SUPPORT, rbac)))
+        assertThat(refusal(() -> Impersonation.apply(
+                        headers("Impersonate-User", "bob", "Impersonate-Extra-Team", "x"), SUPPORT, rbac)))
                 .isEqualTo("userextras.authentication.k8s.io \"x\" is forbidden: User \"support\" cannot impersonate "
                         + "resource \"userextras/team\" in API group \"authentication.k8s.io\" at the cluster scope");
     }
 
     @Test
     void aServiceAccountIsImpersonatedThroughTheServiceaccountsResource() {
-        UserInfo sa = Impersonation.apply(headers("Impersonate-User", "system:serviceaccount:ci:builder"), SUPPORT,
-                rbac);
-        assertThat(sa.groups()).containsExactly("system:serviceaccounts", "system:serviceaccounts:ci",
-                "system:authenticated");
+        UserInfo sa =
+                Impersonation.apply(headers("Impersonate-User", "system:serviceaccount:ci:builder"), SUPPORT, rbac);
+        assertThat(sa.groups())
+                .containsExactly("system:serviceaccounts", "system:serviceaccounts:ci", "system:authenticated");
         UserInfo alice = new UserInfo("alice", "", List.of("system:authenticated"), Map.of());
-        assertThat(refusal(() -> Impersonation.apply(headers("Impersonate-User", "system:serviceaccount:ci:builder"),
-                alice, rbac)))
+        assertThat(refusal(() -> Impersonation.apply(
+                        headers("Impersonate-User", "system:serviceaccount:ci:builder"), alice, rbac)))
                 .isEqualTo("serviceaccounts \"builder\" is forbidden: User \"alice\" cannot impersonate resource "
                         + "\"serviceaccounts\" in API group \"\" in the namespace \"ci\"");
     }
 
     @Test
     void theAdminMayImpersonateAnyoneEvenWithoutRbac() {
-        UserInfo anonymous = Impersonation.apply(headers("Impersonate-User", "system:anonymous"), UserInfo.ADMIN,
+        UserInfo anonymous = Impersonation.apply(
+                headers("Impersonate-User", "system:anonymous"),
+                UserInfo.ADMIN,
                 Authorizer.ALWAYS_ALLOW.withPrivilegedGroup());
         assertThat(anonymous.groups()).containsExactly("system:unauthenticated");
-        UserInfo root = Impersonation.apply(headers("Impersonate-User", "root", "Impersonate-Group", "system:masters"),
-                UserInfo.ADMIN, rbac);
+        UserInfo root = Impersonation.apply(
+                headers("Impersonate-User", "root", "Impersonate-Group", "system:masters"), UserInfo.ADMIN, rbac);
         assertThat(root.isAdmin()).isTrue();
     }
 
@@ -122,6 +137,7 @@ class ImpersonationTest {
     void groupsWithoutAUserAreABadRequest() {
         assertThatThrownBy(() -> Impersonation.apply(headers("Impersonate-Group", "devs"), UserInfo.ADMIN, rbac))
                 .isInstanceOf(StatusException.class)
-                .satisfies(e -> assertThat(((StatusException) e).status().getCode()).isEqualTo(400));
+                .satisfies(e ->
+                        assertThat(((StatusException) e).status().getCode()).isEqualTo(400));
     }
 }

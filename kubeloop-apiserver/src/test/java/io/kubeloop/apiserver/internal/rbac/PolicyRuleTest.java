@@ -61,7 +61,13 @@ class PolicyRuleTest {
         }
         String group = p[1].equals("''") ? "" : p[1];
         String[] resource = p[2].split("/", 2);
-        return Attributes.resource(ALICE, p[0], group, resource[0], resource.length > 1 ? resource[1] : "", "default",
+        return Attributes.resource(
+                ALICE,
+                p[0],
+                group,
+                resource[0],
+                resource.length > 1 ? resource[1] : "",
+                "default",
                 p.length > 3 ? p[3] : "");
     }
 }

@@ -36,7 +36,10 @@ class RbacAuthorizerTest {
 
     private void put(String resource, String namespace, String json) {
         ObjectNode o = (ObjectNode) JSON.readTree(json);
-        store.create(new StorageKey(G, resource, namespace, o.path("metadata").path("name").asString()), o);
+        store.create(
+                new StorageKey(
+                        G, resource, namespace, o.path("metadata").path("name").asString()),
+                o);
     }
 
     private void podReaderRole(String namespace) {
@@ -48,15 +51,15 @@ class RbacAuthorizerTest {
     private void roleBinding(String namespace, String name, String roleKind, String role, String subjects) {
         put("rolebindings", namespace, """
                 {"metadata":{"name":"%s","namespace":"%s"},
-                 "roleRef":{"apiGroup":"%s","kind":"%s","name":"%s"},"subjects":%s}"""
-                .formatted(name, namespace, G, roleKind, role, subjects));
+                 "roleRef":{"apiGroup":"%s","kind":"%s","name":"%s"},"subjects":%s}""".formatted(name, namespace, G, roleKind, role, subjects));
     }
 
     @Test
     void nothingIsAllowedWithoutBindingsButSystemMastersIsAlwaysAllowed() {
         assertThat(rbac.authorize(listPods(user("alice", "system:authenticated"), "default")))
                 .isEqualTo(Decision.notAllowed(""));
-        assertThat(rbac.authorize(listPods(UserInfo.ADMIN, "default")).allowed()).isTrue();
+        assertThat(rbac.authorize(listPods(UserInfo.ADMIN, "default")).allowed())
+                .isTrue();
     }
 
     @Test
@@ -67,19 +70,29 @@ class RbacAuthorizerTest {
                  {"kind":"ServiceAccount","name":"bot"},{"kind":"ServiceAccount","name":"ci","namespace":"build"}]""");
 
         Decision alice = rbac.authorize(listPods(user("alice"), "team"));
-        assertThat(alice).isEqualTo(new Decision(true,
-                "RBAC: allowed by RoleBinding \"readers/team\" of Role \"pod-reader\" to User \"alice\""));
+        assertThat(alice)
+                .isEqualTo(new Decision(
+                        true,
+                        "RBAC: allowed by RoleBinding \"readers/team\" of Role \"pod-reader\" to User \"alice\""));
         assertThat(rbac.authorize(listPods(user("alice"), "other")).allowed()).isFalse();
-        assertThat(rbac.authorize(listPods(user("alice"), "")).allowed()).as("all namespaces").isFalse();
+        assertThat(rbac.authorize(listPods(user("alice"), "")).allowed())
+                .as("all namespaces")
+                .isFalse();
         assertThat(rbac.authorize(listPods(user("bob", "devs"), "team")).reason())
                 .isEqualTo("RBAC: allowed by RoleBinding \"readers/team\" of Role \"pod-reader\" to Group \"devs\"");
-        assertThat(rbac.authorize(listPods(user("system:serviceaccount:team:bot"), "team")).reason())
+        assertThat(rbac.authorize(listPods(user("system:serviceaccount:team:bot"), "team"))
+                        .reason())
                 .isEqualTo("RBAC: allowed by RoleBinding \"readers/team\" of Role \"pod-reader\" to ServiceAccount "
                         + "\"bot/team\"");
-        assertThat(rbac.authorize(listPods(user("system:serviceaccount:build:ci"), "team")).allowed()).isTrue();
-        assertThat(rbac.authorize(listPods(user("system:serviceaccount:other:bot"), "team")).allowed()).isFalse();
+        assertThat(rbac.authorize(listPods(user("system:serviceaccount:build:ci"), "team"))
+                        .allowed())
+                .isTrue();
+        assertThat(rbac.authorize(listPods(user("system:serviceaccount:other:bot"), "team"))
+                        .allowed())
+                .isFalse();
         assertThat(rbac.authorize(Attributes.resource(user("alice"), "delete", "", "pods", "", "team", "p"))
-                .allowed()).isFalse();
+                        .allowed())
+                .isFalse();
     }
 
     @Test
@@ -92,13 +105,18 @@ class RbacAuthorizerTest {
                 {"metadata":{"name":"ops-read"},"roleRef":{"apiGroup":"%s","kind":"ClusterRole","name":"node-reader"},
                  "subjects":[{"kind":"Group","name":"ops"}]}""".formatted(G));
         UserInfo ops = user("olga", "ops");
-        assertThat(rbac.authorize(Attributes.resource(ops, "list", "", "nodes", "", "", "")).reason())
+        assertThat(rbac.authorize(Attributes.resource(ops, "list", "", "nodes", "", "", ""))
+                        .reason())
                 .isEqualTo("RBAC: allowed by ClusterRoleBinding \"ops-read\" of ClusterRole \"node-reader\" to "
                         + "Group \"ops\"");
         assertThat(rbac.authorize(listPods(ops, "any")).allowed()).isTrue();
         assertThat(rbac.authorize(listPods(ops, "")).allowed()).isTrue();
-        assertThat(rbac.authorize(Attributes.nonResource(ops, "get", "/metrics")).allowed()).isTrue();
-        assertThat(rbac.authorize(Attributes.nonResource(ops, "get", "/healthz")).allowed()).isFalse();
+        assertThat(rbac.authorize(Attributes.nonResource(ops, "get", "/metrics"))
+                        .allowed())
+                .isTrue();
+        assertThat(rbac.authorize(Attributes.nonResource(ops, "get", "/healthz"))
+                        .allowed())
+                .isFalse();
     }
 
     @Test
@@ -108,9 +126,11 @@ class RbacAuthorizerTest {
                  "rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["*"]}]}""");
         roleBinding("a", "edit-cms", "ClusterRole", "cm-editor", "[{\"kind\":\"User\",\"name\":\"alice\"}]");
         assertThat(rbac.authorize(Attributes.resource(user("alice"), "create", "", "configmaps", "", "a", ""))
-                .allowed()).isTrue();
+                        .allowed())
+                .isTrue();
         assertThat(rbac.authorize(Attributes.resource(user("alice"), "create", "", "configmaps", "", "b", ""))
-                .allowed()).isFalse();
+                        .allowed())
+                .isFalse();
     }
 
     @Test
@@ -118,8 +138,8 @@ class RbacAuthorizerTest {
         roleBinding("team", "broken", "Role", "gone", "[{\"kind\":\"User\",\"name\":\"alice\"}]");
         roleBinding("team", "broken2", "ClusterRole", "gone-too", "[{\"kind\":\"User\",\"name\":\"alice\"}]");
         roleBinding("team", "not-mine", "Role", "other", "[{\"kind\":\"User\",\"name\":\"bob\"}]");
-        assertThat(rbac.authorize(listPods(user("alice"), "team"))).isEqualTo(Decision.notAllowed(
-                "RBAC: [role.rbac.authorization.k8s.io \"gone\" not found, "
+        assertThat(rbac.authorize(listPods(user("alice"), "team")))
+                .isEqualTo(Decision.notAllowed("RBAC: [role.rbac.authorization.k8s.io \"gone\" not found, "
                         + "clusterrole.rbac.authorization.k8s.io \"gone-too\" not found]"));
         podReaderRole("team");
         roleBinding("team", "works", "Role", "pod-reader", "[{\"kind\":\"User\",\"name\":\"alice\"}]");
@@ -146,18 +166,38 @@ class RbacAuthorizerTest {
     void theBootstrapPolicyGrantsDiscoveryAndSelfReviewsToAuthenticatedUsers() {
         BootstrapPolicy.install(store, io.kubeloop.clock.Clock.system());
         UserInfo alice = user("alice", "system:authenticated");
-        for (String path : List.of("/api", "/api/v1", "/apis", "/apis/apps/v1", "/version", "/healthz",
-                "/openapi/v3", "/openapi/v3/apis/apps/v1")) {
-            assertThat(rbac.authorize(Attributes.nonResource(alice, "get", path)).allowed()).as(path).isTrue();
+        for (String path : List.of(
+                "/api",
+                "/api/v1",
+                "/apis",
+                "/apis/apps/v1",
+                "/version",
+                "/healthz",
+                "/openapi/v3",
+                "/openapi/v3/apis/apps/v1")) {
+            assertThat(rbac.authorize(Attributes.nonResource(alice, "get", path))
+                            .allowed())
+                    .as(path)
+                    .isTrue();
         }
-        assertThat(rbac.authorize(Attributes.nonResource(alice, "get", "/metrics")).allowed()).isFalse();
-        assertThat(rbac.authorize(Attributes.resource(alice, "create", "authorization.k8s.io",
-                "selfsubjectaccessreviews", "", "", "")).allowed()).isTrue();
-        assertThat(rbac.authorize(Attributes.resource(alice, "create", "authorization.k8s.io",
-                "subjectaccessreviews", "", "", "")).allowed()).isFalse();
+        assertThat(rbac.authorize(Attributes.nonResource(alice, "get", "/metrics"))
+                        .allowed())
+                .isFalse();
+        assertThat(rbac.authorize(Attributes.resource(
+                                alice, "create", "authorization.k8s.io", "selfsubjectaccessreviews", "", "", ""))
+                        .allowed())
+                .isTrue();
+        assertThat(rbac.authorize(Attributes.resource(
+                                alice, "create", "authorization.k8s.io", "subjectaccessreviews", "", "", ""))
+                        .allowed())
+                .isFalse();
         UserInfo anonymous = user("system:anonymous", "system:unauthenticated");
-        assertThat(rbac.authorize(Attributes.nonResource(anonymous, "get", "/version")).allowed()).isTrue();
-        assertThat(rbac.authorize(Attributes.nonResource(anonymous, "get", "/apis")).allowed()).isFalse();
+        assertThat(rbac.authorize(Attributes.nonResource(anonymous, "get", "/version"))
+                        .allowed())
+                .isTrue();
+        assertThat(rbac.authorize(Attributes.nonResource(anonymous, "get", "/apis"))
+                        .allowed())
+                .isFalse();
         UserInfo master = user("root", "system:masters");
         assertThat(new RbacAuthorizer(store).authorize(listPods(master, "x")).reason())
                 .as("without the privileged-group shortcut, the bootstrap binding allows system:masters")
@@ -176,12 +216,18 @@ class RbacAuthorizerTest {
     }
 
     private void roleBindingToClusterRole(String clusterRole, String userName) {
-        roleBinding("team", userName + "-" + clusterRole, "ClusterRole", clusterRole,
+        roleBinding(
+                "team",
+                userName + "-" + clusterRole,
+                "ClusterRole",
+                clusterRole,
                 "[{\"kind\":\"User\",\"name\":\"" + userName + "\"}]");
     }
 
     private List<Boolean> allowed(String userName, Attributes... requests) {
         UserInfo u = user(userName);
-        return java.util.Arrays.stream(requests).map(a -> rbac.authorize(a.withUser(u)).allowed()).toList();
+        return java.util.Arrays.stream(requests)
+                .map(a -> rbac.authorize(a.withUser(u)).allowed())
+                .toList();
     }
 }

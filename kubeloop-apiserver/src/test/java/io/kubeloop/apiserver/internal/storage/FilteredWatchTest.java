@@ -36,24 +36,37 @@ class FilteredWatchTest {
         store.close();
     }
 
-    enum Op { CREATE, RELABEL, SCALE, DELETE }
+    enum Op {
+        CREATE,
+        RELABEL,
+        SCALE,
+        DELETE
+    }
 
-    enum Expect { NOTHING, ADDED_NEW, MODIFIED_NEW, DELETED_PREVIOUS }
+    enum Expect {
+        NOTHING,
+        ADDED_NEW,
+        MODIFIED_NEW,
+        DELETED_PREVIOUS
+    }
 
-    enum Mode { LIVE, REPLAYED }
+    enum Mode {
+        LIVE,
+        REPLAYED
+    }
 
     static Stream<Arguments> transitions() {
         List<Arguments> rows = new ArrayList<>();
         Object[][] table = {
-                // before,  operation,   after,   expected event for the app=web watcher
-                {null, Op.CREATE, "web", Expect.ADDED_NEW},
-                {null, Op.CREATE, "db", Expect.NOTHING},
-                {"web", Op.SCALE, "web", Expect.MODIFIED_NEW},
-                {"web", Op.RELABEL, "db", Expect.DELETED_PREVIOUS},
-                {"db", Op.RELABEL, "web", Expect.ADDED_NEW},
-                {"db", Op.SCALE, "db", Expect.NOTHING},
-                {"web", Op.DELETE, null, Expect.DELETED_PREVIOUS},
-                {"db", Op.DELETE, null, Expect.NOTHING},
+            // before,  operation,   after,   expected event for the app=web watcher
+            {null, Op.CREATE, "web", Expect.ADDED_NEW},
+            {null, Op.CREATE, "db", Expect.NOTHING},
+            {"web", Op.SCALE, "web", Expect.MODIFIED_NEW},
+            {"web", Op.RELABEL, "db", Expect.DELETED_PREVIOUS},
+            {"db", Op.RELABEL, "web", Expect.ADDED_NEW},
+            {"db", Op.SCALE, "db", Expect.NOTHING},
+            {"web", Op.DELETE, null, Expect.DELETED_PREVIOUS},
+            {"db", Op.DELETE, null, Expect.NOTHING},
         };
         for (Mode mode : Mode.values()) {
             for (Object[] row : table) {
@@ -65,18 +78,19 @@ class FilteredWatchTest {
 
     @ParameterizedTest(name = "{0}: {1} -{2}-> {3}: {4}")
     @MethodSource("transitions")
-    void aFilteredWatcherSeesTransitionsAsKubeApiserverSendsThem(Mode mode, String before, Op op, String after,
-                                                                Expect expect) throws Exception {
+    void aFilteredWatcherSeesTransitionsAsKubeApiserverSendsThem(
+            Mode mode, String before, Op op, String after, Expect expect) throws Exception {
         ObjectNode previous = before == null ? null : store.create(K, object(K, "app=" + before));
         long start = store.currentRevision();
         StoreWatch live = mode == Mode.LIVE ? store.watch("", "pods", "ns", start, WEB, 10) : null;
 
-        ObjectNode result = switch (op) {
-            case CREATE -> store.create(K, object(K, "app=" + after));
-            case RELABEL -> store.update(K, withLabel(previous, "app", after), 0);
-            case SCALE -> store.update(K, withReplicas(previous, 5), 0);
-            case DELETE -> store.delete(K, Preconditions.NONE);
-        };
+        ObjectNode result =
+                switch (op) {
+                    case CREATE -> store.create(K, object(K, "app=" + after));
+                    case RELABEL -> store.update(K, withLabel(previous, "app", after), 0);
+                    case SCALE -> store.update(K, withReplicas(previous, 5), 0);
+                    case DELETE -> store.delete(K, Preconditions.NONE);
+                };
         long revision = store.currentRevision();
         assertThat(revision).isEqualTo(start + 1);
 
@@ -85,10 +99,10 @@ class FilteredWatchTest {
             List<StoreEvent> events = drainNow(w);
             switch (expect) {
                 case NOTHING -> assertThat(events).isEmpty();
-                case ADDED_NEW -> assertThat(events).containsExactly(
-                        new StoreEvent(StoreEvent.Type.ADDED, result, revision));
-                case MODIFIED_NEW -> assertThat(events).containsExactly(
-                        new StoreEvent(StoreEvent.Type.MODIFIED, result, revision));
+                case ADDED_NEW ->
+                    assertThat(events).containsExactly(new StoreEvent(StoreEvent.Type.ADDED, result, revision));
+                case MODIFIED_NEW ->
+                    assertThat(events).containsExactly(new StoreEvent(StoreEvent.Type.MODIFIED, result, revision));
                 case DELETED_PREVIOUS -> {
                     assertThat(events).hasSize(1);
                     StoreEvent e = events.getFirst();
@@ -102,11 +116,12 @@ class FilteredWatchTest {
                 }
             }
             // Without a filter, the plain event.
-            StoreEvent.Type plain = switch (op) {
-                case CREATE -> StoreEvent.Type.ADDED;
-                case RELABEL, SCALE -> StoreEvent.Type.MODIFIED;
-                case DELETE -> StoreEvent.Type.DELETED;
-            };
+            StoreEvent.Type plain =
+                    switch (op) {
+                        case CREATE -> StoreEvent.Type.ADDED;
+                        case RELABEL, SCALE -> StoreEvent.Type.MODIFIED;
+                        case DELETE -> StoreEvent.Type.DELETED;
+                    };
             assertThat(drainNow(unfiltered)).containsExactly(new StoreEvent(plain, result, revision));
         }
     }
@@ -125,7 +140,8 @@ class FilteredWatchTest {
         store.delete(K, Preconditions.NONE); // DELETED
         store.create(K, object(K, "app=web")); // ADDED
         try (StoreWatch w = live != null ? live : store.watch("", "pods", null, start, WEB, 100)) {
-            assertThat(drainNow(w)).extracting(e -> e.type() + "@" + e.revision())
+            assertThat(drainNow(w))
+                    .extracting(e -> e.type() + "@" + e.revision())
                     .containsExactly("ADDED@3", "MODIFIED@4", "DELETED@5", "ADDED@7", "DELETED@8", "ADDED@9");
         }
     }

@@ -51,15 +51,20 @@ class StoreCompactionTest {
                     assertThat(e.code()).isEqualTo(410);
                     assertThat(e.requestedRevision()).isEqualTo(3);
                     assertThat(e.oldestRevision()).isEqualTo(4);
-                    assertThat(e.toStatus().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                            + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"The resourceVersion for the "
-                            + "provided list is too old.\",\"reason\":\"Expired\",\"code\":410}");
+                    assertThat(e.toStatus().toString())
+                            .isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                                    + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"The resourceVersion for the "
+                                    + "provided list is too old.\",\"reason\":\"Expired\",\"code\":410}");
                 });
         // At and after the compacted revision, lists still see their snapshots.
-        assertThat(names(store.list("", "pods", "ns", 4, null, 0, null).items())).containsExactly("a", "b");
-        assertThat(rv(store.list("", "pods", "ns", 4, null, 0, null).items().getFirst())).isEqualTo("4");
-        assertThat(names(store.list("", "pods", "ns", 5, null, 0, null).items())).containsExactly("a");
-        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items())).containsExactly("a", "c");
+        assertThat(names(store.list("", "pods", "ns", 4, null, 0, null).items()))
+                .containsExactly("a", "b");
+        assertThat(rv(store.list("", "pods", "ns", 4, null, 0, null).items().getFirst()))
+                .isEqualTo("4");
+        assertThat(names(store.list("", "pods", "ns", 5, null, 0, null).items()))
+                .containsExactly("a");
+        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items()))
+                .containsExactly("a", "c");
     }
 
     @Test
@@ -84,9 +89,10 @@ class StoreCompactionTest {
             assertThat(events).hasSize(1);
             StoreEvent error = events.getFirst();
             assertThat(error.type()).isEqualTo(StoreEvent.Type.ERROR);
-            assertThat(error.object().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                    + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version: 3 (5)\","
-                    + "\"reason\":\"Expired\",\"code\":410}");
+            assertThat(error.object().toString())
+                    .isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                            + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version: 3 (5)\","
+                            + "\"reason\":\"Expired\",\"code\":410}");
             assertThat(w.isDone()).isTrue();
             assertThat(w.endReason()).isEqualTo(StoreWatch.EndReason.EXPIRED);
             assertThat(w.bookmarkRevision()).isEmpty();
@@ -103,12 +109,15 @@ class StoreCompactionTest {
         ObjectNode a = store.get(pod("ns", "a"));
         store.compact(store.currentRevision());
         assertThat(store.get(pod("ns", "a"))).isSameAs(a);
-        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items())).containsExactly("a", "c");
+        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items()))
+                .containsExactly("a", "c");
         assertThatThrownBy(() -> store.get(pod("ns", "b"))).isInstanceOf(NotFoundException.class);
         // A compacted-away deleted key can be created again, and its history starts afresh.
         ObjectNode b = store.create(pod("ns", "b"), object(pod("ns", "b")));
-        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items())).containsExactly("a", "b", "c");
-        assertThat(names(store.list("", "pods", "ns", store.currentRevision() - 1, null, 0, null).items()))
+        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items()))
+                .containsExactly("a", "b", "c");
+        assertThat(names(store.list("", "pods", "ns", store.currentRevision() - 1, null, 0, null)
+                        .items()))
                 .containsExactly("a", "c");
         assertThat(rv(b)).isEqualTo("7");
     }
@@ -143,10 +152,14 @@ class StoreCompactionTest {
             assertThat(drainNow(ok)).extracting(StoreEvent::revision).containsExactly(9L, 10L, 11L);
             assertThat(describe(drainNow(expired))).containsExactly("ERROR too old resource version: 7 (8)");
         }
-        assertThat(store.list("", "pods", null, 8, null, 0, null).items().getFirst().get("spec").get("replicas")
-                .intValue()).isEqualTo(7);
-        assertThatThrownBy(() -> store.list("", "pods", null, 7, null, 0, null))
-                .isInstanceOf(ExpiredException.class);
+        assertThat(store.list("", "pods", null, 8, null, 0, null)
+                        .items()
+                        .getFirst()
+                        .get("spec")
+                        .get("replicas")
+                        .intValue())
+                .isEqualTo(7);
+        assertThatThrownBy(() -> store.list("", "pods", null, 7, null, 0, null)).isInstanceOf(ExpiredException.class);
     }
 
     @Test
@@ -176,13 +189,16 @@ class StoreCompactionTest {
 
         assertThat(r.revision()).isEqualTo(snapshot);
         assertThat(names(r.items())).containsExactly("p0", "p1", "p2", "p3", "p4");
-        assertThat(r.items()).allSatisfy(o -> assertThat(o.get("spec").get("replicas").intValue()).isEqualTo(1));
+        assertThat(r.items())
+                .allSatisfy(o ->
+                        assertThat(o.get("spec").get("replicas").intValue()).isEqualTo(1));
         assertThatThrownBy(() -> store.list("", "pods", "ns", snapshot, null, 0, null))
                 .isInstanceOf(ExpiredException.class);
         // Once the list is done, the next write trims what it held back.
         store.create(pod("ns", "q"), object(pod("ns", "q")));
         assertThat(((MvccStore) store).historySize()).isLessThanOrEqualTo(2);
-        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items())).containsExactly("q");
+        assertThat(names(store.list("", "pods", "ns", 0, null, 0, null).items()))
+                .containsExactly("q");
     }
 
     @Test

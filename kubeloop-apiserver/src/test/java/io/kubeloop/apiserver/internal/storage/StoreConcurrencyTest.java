@@ -110,16 +110,21 @@ class StoreConcurrencyTest {
                 List<String> expected = new ArrayList<>();
                 for (long r = start + 1; r <= end; r++) {
                     Write w = writes.get(r);
-                    if (w.key().group().equals(s.group()) && w.key().resource().equals(s.resource())
-                            && (s.namespace() == null || s.namespace().equals(w.key().namespace()))) {
+                    if (w.key().group().equals(s.group())
+                            && w.key().resource().equals(s.resource())
+                            && (s.namespace() == null
+                                    || s.namespace().equals(w.key().namespace()))) {
                         expected.add(w.type() + " " + w.key() + "@" + r);
                     }
                 }
-                assertThat(events.stream().map(e -> e.type() + " " + keyOf(s.group(), s.resource(), e.object())
-                        + "@" + e.revision()).toList())
+                assertThat(events.stream()
+                                .map(e -> e.type() + " " + keyOf(s.group(), s.resource(), e.object()) + "@"
+                                        + e.revision())
+                                .toList())
                         .as("watch of %s", s)
                         .containsExactlyElementsOf(expected);
-                assertThat(events).allSatisfy(e -> assertThat(e.object()).isSameAs(writes.get(e.revision()).object()));
+                assertThat(events).allSatisfy(e -> assertThat(e.object())
+                        .isSameAs(writes.get(e.revision()).object()));
                 assertThat(watches.get(i).endReason()).isNull();
             }
             assertThat(neverRead.endReason()).isEqualTo(StoreWatch.EndReason.OVERFLOWED);
@@ -127,14 +132,16 @@ class StoreConcurrencyTest {
             int checkedListAndWatches = 0;
             for (CompletableFuture<List<ListAndWatchView>> f : listAndWatchers) {
                 for (ListAndWatchView view : f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                    assertThat(view.state()).as("listAndWatch synced to %d", view.revision())
+                    assertThat(view.state())
+                            .as("listAndWatch synced to %d", view.revision())
                             .isEqualTo(stateAt(view.revision(), "", "pods"));
                     checkedListAndWatches++;
                 }
             }
             assertThat(checkedListAndWatches).isPositive();
             for (PagedView view : pager.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                assertThat(view.state()).as("paged list at %d", view.revision())
+                assertThat(view.state())
+                        .as("paged list at %d", view.revision())
                         .isEqualTo(stateAt(view.revision(), "apps", "deployments"));
             }
             watches.forEach(StoreWatch::close);
@@ -142,17 +149,23 @@ class StoreConcurrencyTest {
     }
 
     private static String keyOf(String group, String resource, ObjectNode o) {
-        return new StorageKey(group, resource, o.get("metadata").get("namespace").stringValue(),
-                o.get("metadata").get("name").stringValue()).toString();
+        return new StorageKey(
+                        group,
+                        resource,
+                        o.get("metadata").get("namespace").stringValue(),
+                        o.get("metadata").get("name").stringValue())
+                .toString();
     }
 
     /** Random creates, updates (plain, conditional, guaranteed) and deletes; every update changes the object. */
     private void write(Store store, int id) {
         SplittableRandom random = new SplittableRandom(id);
         for (int i = 0; i < OPS_PER_WRITER; i++) {
-            StorageKey key = new StorageKey(random.nextBoolean() ? "" : "apps",
+            StorageKey key = new StorageKey(
+                    random.nextBoolean() ? "" : "apps",
                     random.nextBoolean() ? "pods" : "deployments",
-                    NAMESPACES.get(random.nextInt(NAMESPACES.size())), "n" + random.nextInt(NAMES));
+                    NAMESPACES.get(random.nextInt(NAMESPACES.size())),
+                    "n" + random.nextInt(NAMES));
             String stamp = id + "-" + i;
             try {
                 switch (random.nextInt(5)) {
@@ -161,11 +174,16 @@ class StoreConcurrencyTest {
                         ObjectNode current = store.get(key);
                         ObjectNode next = current.deepCopy();
                         next.put("stamp", stamp);
-                        record(key, StoreEvent.Type.MODIFIED,
+                        record(
+                                key,
+                                StoreEvent.Type.MODIFIED,
                                 store.update(key, next, random.nextBoolean() ? 0 : TestObjects.revision(current)));
                     }
-                    case 3 -> record(key, StoreEvent.Type.MODIFIED,
-                            store.guaranteedUpdate(key, Preconditions.NONE, o -> o.put("stamp", stamp)));
+                    case 3 ->
+                        record(
+                                key,
+                                StoreEvent.Type.MODIFIED,
+                                store.guaranteedUpdate(key, Preconditions.NONE, o -> o.put("stamp", stamp)));
                     default -> record(key, StoreEvent.Type.DELETED, store.delete(key, Preconditions.NONE));
                 }
             } catch (NotFoundException | AlreadyExistsException | ConflictException expected) {
@@ -272,7 +290,9 @@ class StoreConcurrencyTest {
         Map<String, ObjectNode> state = new TreeMap<>();
         for (long r = 1; r <= revision; r++) {
             Write w = writes.get(r);
-            if (w == null || !w.key().group().equals(group) || !w.key().resource().equals(resource)) {
+            if (w == null
+                    || !w.key().group().equals(group)
+                    || !w.key().resource().equals(resource)) {
                 continue;
             }
             if (w.type() == StoreEvent.Type.DELETED) {

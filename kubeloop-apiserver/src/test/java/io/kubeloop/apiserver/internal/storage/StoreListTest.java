@@ -60,9 +60,12 @@ class StoreListTest {
                 .containsExactly("a/x", "a/y", "a2/z", "b/x");
         assertThat(names(store.list("", "pods", "a", 0, null, 0, null).items())).containsExactly("x", "y");
         assertThat(names(store.list("", "pods", "c", 0, null, 0, null).items())).isEmpty();
-        assertThat(names(store.list("apps", "deployments", null, 0, null, 0, null).items())).containsExactly("x");
+        assertThat(names(store.list("apps", "deployments", null, 0, null, 0, null)
+                        .items()))
+                .containsExactly("x");
         assertThat(names(store.list("", "nodes", "", 0, null, 0, null).items())).containsExactly("n1");
-        assertThat(names(store.list("", "nodes", null, 0, null, 0, null).items())).containsExactly("n1");
+        assertThat(names(store.list("", "nodes", null, 0, null, 0, null).items()))
+                .containsExactly("n1");
     }
 
     @Test
@@ -120,7 +123,8 @@ class StoreListTest {
         assertThat(nameAtRv(r)).containsExactlyElementsOf(expected);
         // The objects are the stored versions themselves, not copies.
         if (revision == 4) {
-            assertThat(r.items().getFirst().get("spec").get("replicas").intValue()).isEqualTo(2);
+            assertThat(r.items().getFirst().get("spec").get("replicas").intValue())
+                    .isEqualTo(2);
         }
     }
 
@@ -133,11 +137,12 @@ class StoreListTest {
                     assertThat(e.code()).isEqualTo(504);
                     assertThat(e.requestedRevision()).isEqualTo(3);
                     assertThat(e.currentRevision()).isEqualTo(2);
-                    assertThat(e.toStatus().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                            + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"Timeout: Too large resource "
-                            + "version: 3, current: 2\",\"reason\":\"Timeout\",\"details\":{\"causes\":[{\"reason\":"
-                            + "\"ResourceVersionTooLarge\",\"message\":\"Too large resource version\"}],"
-                            + "\"retryAfterSeconds\":1},\"code\":504}");
+                    assertThat(e.toStatus().toString())
+                            .isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                                    + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"Timeout: Too large resource "
+                                    + "version: 3, current: 2\",\"reason\":\"Timeout\",\"details\":{\"causes\":[{\"reason\":"
+                                    + "\"ResourceVersionTooLarge\",\"message\":\"Too large resource version\"}],"
+                                    + "\"retryAfterSeconds\":1},\"code\":504}");
                 });
     }
 
@@ -186,7 +191,8 @@ class StoreListTest {
         }
         ListResult first = store.list("", "pods", "ns", 0, null, 3, null);
         long snapshot = first.revision();
-        List<ObjectNode> expected = store.list("", "pods", "ns", snapshot, null, 0, null).items();
+        List<ObjectNode> expected =
+                store.list("", "pods", "ns", snapshot, null, 0, null).items();
 
         // Writes between the pages: before, inside and after the rest of the range.
         store.delete(pod("ns", "p4"), Preconditions.NONE);
@@ -215,13 +221,15 @@ class StoreListTest {
         create(pod("a", "z"));
         create(pod("b", "a"));
         ListResult first = store.list("", "pods", null, 0, null, 1, null);
-        assertThat(names(store.list("", "pods", null, first.revision(), null, 1, first.continueKey()).items()))
+        assertThat(names(store.list("", "pods", null, first.revision(), null, 1, first.continueKey())
+                        .items()))
                 .containsExactly("a");
 
         create(node("n1"));
         create(node("n2"));
         ListResult nodes = store.list("", "nodes", null, 0, null, 1, null);
-        assertThat(names(store.list("", "nodes", null, nodes.revision(), null, 1, nodes.continueKey()).items()))
+        assertThat(names(store.list("", "nodes", null, nodes.revision(), null, 1, nodes.continueKey())
+                        .items()))
                 .containsExactly("n2");
     }
 
@@ -235,8 +243,8 @@ class StoreListTest {
         String continueKey = null;
         long revision = 0;
         for (int page = 0; page < 10; page++) {
-            ListResult r = store.list("rbac.authorization.k8s.io", "clusterroles", null, revision, null, 1,
-                    continueKey);
+            ListResult r =
+                    store.list("rbac.authorization.k8s.io", "clusterroles", null, revision, null, 1, continueKey);
             revision = r.revision();
             seen.addAll(names(r.items()));
             remaining.add(r.remainingCount());
@@ -277,8 +285,7 @@ class StoreListTest {
 
     @ParameterizedTest(name = "limit {0}: {1}, more={2}")
     @MethodSource("filteredPages")
-    void aFilteredListLimitsMatchingItemsAndKnowsNoRemainingCount(int limit, List<String> expected,
-                                                                 boolean more) {
+    void aFilteredListLimitsMatchingItemsAndKnowsNoRemainingCount(int limit, List<String> expected, boolean more) {
         for (int i = 0; i < 6; i++) {
             create(pod("ns", "p" + i), "app=" + (i % 2 == 0 ? "web" : "db"));
         }
@@ -289,7 +296,9 @@ class StoreListTest {
         assertThat(r.remainingCount()).isEqualTo(more ? -1 : 0);
         if (more) {
             ListResult rest = store.list("", "pods", "ns", r.revision(), web, 0, r.continueKey());
-            assertThat(names(rest.items())).doesNotContainAnyElementsOf(expected).contains("p4");
+            assertThat(names(rest.items()))
+                    .doesNotContainAnyElementsOf(expected)
+                    .contains("p4");
         }
     }
 

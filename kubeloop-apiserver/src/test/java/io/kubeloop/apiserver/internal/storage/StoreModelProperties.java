@@ -32,8 +32,12 @@ import tools.jackson.databind.node.ObjectNode;
 class StoreModelProperties {
 
     private static final List<StorageKey> KEYS = List.of(
-            TestObjects.pod("a", "x"), TestObjects.pod("a", "y"), TestObjects.pod("b", "x"),
-            TestObjects.pod("b", "z"), TestObjects.deployment("a", "x"), TestObjects.node("n"));
+            TestObjects.pod("a", "x"),
+            TestObjects.pod("a", "y"),
+            TestObjects.pod("b", "x"),
+            TestObjects.pod("b", "z"),
+            TestObjects.deployment("a", "x"),
+            TestObjects.node("n"));
     private static final List<String> NAMESPACES = java.util.Arrays.asList(null, "a", "b");
     private static final List<String> APPS = List.of("web", "db");
     private static final Predicate<ObjectNode> WEB = o -> "web".equals(label(o, "app"));
@@ -69,16 +73,28 @@ class StoreModelProperties {
         Arbitrary<Integer> ns = Arbitraries.integers().between(0, NAMESPACES.size() - 1);
         Arbitrary<Op> op = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(4, Combinators.combine(key, app).as(Create::new)),
-                net.jqwik.api.Tuple.of(5, Combinators.combine(key, app, Arbitraries.integers().between(0, 2))
-                        .as(Update::new)),
+                net.jqwik.api.Tuple.of(
+                        5,
+                        Combinators.combine(key, app, Arbitraries.integers().between(0, 2))
+                                .as(Update::new)),
                 net.jqwik.api.Tuple.of(2, Combinators.combine(key, app).as(Guaranteed::new)),
-                net.jqwik.api.Tuple.of(3, Combinators.combine(key, Arbitraries.integers().between(0, 4))
-                        .as(Delete::new)),
+                net.jqwik.api.Tuple.of(
+                        3,
+                        Combinators.combine(key, Arbitraries.integers().between(0, 4))
+                                .as(Delete::new)),
                 net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0, 6).map(Compact::new)),
-                net.jqwik.api.Tuple.of(3, Combinators.combine(Arbitraries.integers().between(-1, 12), ns,
-                        Arbitraries.integers().between(0, 3), Arbitraries.of(true, false)).as(ListAt::new)),
-                net.jqwik.api.Tuple.of(2, Combinators.combine(Arbitraries.integers().between(0, 14), ns,
-                        Arbitraries.of(true, false)).as(WatchFrom::new)),
+                net.jqwik.api.Tuple.of(
+                        3,
+                        Combinators.combine(
+                                        Arbitraries.integers().between(-1, 12),
+                                        ns,
+                                        Arbitraries.integers().between(0, 3),
+                                        Arbitraries.of(true, false))
+                                .as(ListAt::new)),
+                net.jqwik.api.Tuple.of(
+                        2,
+                        Combinators.combine(Arbitraries.integers().between(0, 14), ns, Arbitraries.of(true, false))
+                                .as(WatchFrom::new)),
                 net.jqwik.api.Tuple.of(1, key.map(Get::new)));
         return op.list().ofMinSize(1).ofMaxSize(60);
     }
@@ -94,6 +110,7 @@ class StoreModelProperties {
         final List<Map<StorageKey, Obj>> states = new ArrayList<>(List.of(new TreeMap<>(), new TreeMap<>()));
         /** The key each revision wrote. */
         final Map<Long, StorageKey> changed = new HashMap<>();
+
         final int historyLimit;
         long compacted;
 
@@ -131,7 +148,9 @@ class StoreModelProperties {
             List<String> events = new ArrayList<>();
             for (long r = from + 1; r <= current(); r++) {
                 StorageKey k = changed.get(r); // null for the initial revision, which no write made
-                if (k == null || !k.resource().equals("pods") || (namespace != null && !namespace.equals(k.namespace()))) {
+                if (k == null
+                        || !k.resource().equals("pods")
+                        || (namespace != null && !namespace.equals(k.namespace()))) {
                     continue;
                 }
                 Obj before = states.get((int) r - 1).get(k);
@@ -159,8 +178,8 @@ class StoreModelProperties {
         }
         ObjectNode o = e.object();
         assertThat(TestObjects.revision(o)).isEqualTo(e.revision());
-        StorageKey k = new StorageKey("", "pods", o.get("metadata").get("namespace").stringValue(),
-                TestObjects.name(o));
+        StorageKey k =
+                new StorageKey("", "pods", o.get("metadata").get("namespace").stringValue(), TestObjects.name(o));
         return e.type() + " " + describe(k, content(o), e.revision());
     }
 
@@ -174,8 +193,8 @@ class StoreModelProperties {
     // The property
 
     @Property(tries = 300)
-    void theStoreBehavesLikeTheModel(@ForAll("ops") List<Op> ops,
-                                     @ForAll @IntRange(min = 1, max = 12) int historyLimit) throws Exception {
+    void theStoreBehavesLikeTheModel(@ForAll("ops") List<Op> ops, @ForAll @IntRange(min = 1, max = 12) int historyLimit)
+            throws Exception {
         Model model = new Model(historyLimit);
         try (Store store = Store.builder().historyLimit(historyLimit).build();
                 StoreWatch all = store.watch("", "pods", null, 1, null, 10_000);
@@ -185,9 +204,13 @@ class StoreModelProperties {
                 assertThat(store.currentRevision()).as("after %s", op).isEqualTo(model.current());
                 assertThat(store.compactedRevision()).as("after %s", op).isEqualTo(model.compacted);
             }
-            assertThat(drainNow(all).stream().map(StoreModelProperties::describe).toList())
+            assertThat(drainNow(all).stream()
+                            .map(StoreModelProperties::describe)
+                            .toList())
                     .isEqualTo(model.events(1, null, null));
-            assertThat(drainNow(webInA).stream().map(StoreModelProperties::describe).toList())
+            assertThat(drainNow(webInA).stream()
+                            .map(StoreModelProperties::describe)
+                            .toList())
                     .isEqualTo(model.events(1, "a", WEB));
         }
     }
@@ -208,14 +231,13 @@ class StoreModelProperties {
                 StorageKey k = KEYS.get(u.key());
                 ObjectNode content = object(k, "app=" + APPS.get(u.app()));
                 Obj current = model.now().get(k);
-                long expected = current == null || u.mode() == 0 ? 0
+                long expected = current == null || u.mode() == 0
+                        ? 0
                         : u.mode() == 1 ? current.revision() : current.revision() - 1;
                 if (current == null) {
-                    assertThatThrownBy(() -> store.update(k, content, expected))
-                            .isInstanceOf(NotFoundException.class);
+                    assertThatThrownBy(() -> store.update(k, content, expected)).isInstanceOf(NotFoundException.class);
                 } else if (u.mode() == 2) {
-                    assertThatThrownBy(() -> store.update(k, content, expected))
-                            .isInstanceOf(ConflictException.class);
+                    assertThatThrownBy(() -> store.update(k, content, expected)).isInstanceOf(ConflictException.class);
                 } else {
                     checkUpdate(model, k, current, content, store.update(k, content, expected));
                 }
@@ -240,13 +262,14 @@ class StoreModelProperties {
                 StorageKey k = KEYS.get(d.key());
                 Obj current = model.now().get(k);
                 String rv = current == null ? "1" : Long.toString(current.revision());
-                Preconditions p = switch (d.mode()) {
-                    case 1 -> Preconditions.uid("uid-" + k.name());
-                    case 2 -> Preconditions.uid("someone-else");
-                    case 3 -> Preconditions.resourceVersion(rv);
-                    case 4 -> Preconditions.resourceVersion(rv + "0");
-                    default -> Preconditions.NONE;
-                };
+                Preconditions p =
+                        switch (d.mode()) {
+                            case 1 -> Preconditions.uid("uid-" + k.name());
+                            case 2 -> Preconditions.uid("someone-else");
+                            case 3 -> Preconditions.resourceVersion(rv);
+                            case 4 -> Preconditions.resourceVersion(rv + "0");
+                            default -> Preconditions.NONE;
+                        };
                 if (current == null) {
                     assertThatThrownBy(() -> store.delete(k, p)).isInstanceOf(NotFoundException.class);
                 } else if (d.mode() == 2 || d.mode() == 4) {
@@ -268,10 +291,13 @@ class StoreModelProperties {
                 String ns = NAMESPACES.get(w.namespace());
                 Predicate<ObjectNode> filter = w.filtered() ? WEB : null;
                 try (StoreWatch watch = store.watch("", "pods", ns, from, filter, 10_000)) {
-                    List<String> events = drainNow(watch).stream().map(StoreModelProperties::describe).toList();
+                    List<String> events = drainNow(watch).stream()
+                            .map(StoreModelProperties::describe)
+                            .toList();
                     if (from < model.compacted) {
-                        assertThat(events).containsExactly(
-                                "ERROR too old resource version: " + from + " (" + model.compacted + ")");
+                        assertThat(events)
+                                .containsExactly(
+                                        "ERROR too old resource version: " + from + " (" + model.compacted + ")");
                         assertThat(watch.isDone()).isTrue();
                     } else {
                         assertThat(events).isEqualTo(model.events(from, ns, filter));
@@ -305,7 +331,8 @@ class StoreModelProperties {
     private static void checkList(Store store, Model model, ListAt l) {
         String ns = NAMESPACES.get(l.namespace());
         Predicate<ObjectNode> filter = l.filtered() ? WEB : null;
-        long revision = l.back() == 0 ? 0 : l.back() < 0 ? model.current() + 1 : Math.max(1, model.current() - l.back());
+        long revision =
+                l.back() == 0 ? 0 : l.back() < 0 ? model.current() + 1 : Math.max(1, model.current() - l.back());
         if (revision > model.current()) {
             assertThatThrownBy(() -> store.list("", "pods", ns, revision, filter, l.limit(), null))
                     .isInstanceOf(TooLargeResourceVersionException.class);
@@ -321,7 +348,8 @@ class StoreModelProperties {
         List<String> expected = new ArrayList<>();
         for (Map.Entry<StorageKey, Obj> e : model.states.get((int) at).entrySet()) {
             StorageKey k = e.getKey();
-            if (k.resource().equals("pods") && (ns == null || ns.equals(k.namespace()))
+            if (k.resource().equals("pods")
+                    && (ns == null || ns.equals(k.namespace()))
                     && (filter == null || filter.test(e.getValue().content()))) {
                 expected.add(describe(k, e.getValue().content(), e.getValue().revision()));
             }
@@ -334,8 +362,8 @@ class StoreModelProperties {
             assertThat(r.revision()).isEqualTo(at);
             listRevision = r.revision();
             for (ObjectNode o : r.items()) {
-                StorageKey k = new StorageKey("", "pods", o.get("metadata").get("namespace").stringValue(),
-                        TestObjects.name(o));
+                StorageKey k = new StorageKey(
+                        "", "pods", o.get("metadata").get("namespace").stringValue(), TestObjects.name(o));
                 actual.add(describe(k, content(o), TestObjects.revision(o)));
             }
             if (filter == null) {

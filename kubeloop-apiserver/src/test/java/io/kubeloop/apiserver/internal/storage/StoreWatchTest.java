@@ -80,10 +80,11 @@ class StoreWatchTest {
             ObjectNode created = create(pod("a", "p"));
             ObjectNode updated = scale(pod("a", "p"), 2);
             ObjectNode deleted = store.delete(pod("a", "p"), Preconditions.NONE);
-            assertThat(drainNow(w)).containsExactly(
-                    new StoreEvent(StoreEvent.Type.ADDED, created, 2),
-                    new StoreEvent(StoreEvent.Type.MODIFIED, updated, 3),
-                    new StoreEvent(StoreEvent.Type.DELETED, deleted, 4));
+            assertThat(drainNow(w))
+                    .containsExactly(
+                            new StoreEvent(StoreEvent.Type.ADDED, created, 2),
+                            new StoreEvent(StoreEvent.Type.MODIFIED, updated, 3),
+                            new StoreEvent(StoreEvent.Type.DELETED, deleted, 4));
             assertThat(drainNow(w).stream().map(StoreEvent::object)).isEmpty();
         }
     }
@@ -183,8 +184,11 @@ class StoreWatchTest {
             for (int i = 4; i <= 50; i++) {
                 create(pod("a", "p" + i));
             }
-            assertThat(drainNow(fast)).hasSize(50).extracting(StoreEvent::revision)
-                    .isSorted().doesNotHaveDuplicates();
+            assertThat(drainNow(fast))
+                    .hasSize(50)
+                    .extracting(StoreEvent::revision)
+                    .isSorted()
+                    .doesNotHaveDuplicates();
             assertThat(unrelated.endReason()).isNull(); // a watcher's buffer holds only its own range
         }
     }
@@ -250,8 +254,8 @@ class StoreWatchTest {
         try (StoreWatch w = store.listAndWatch("", "pods", null, null, 10)) {
             assertThat(w.bookmarkRevision()).isEmpty();
             scale(pod("a", "p1"), 7); // 7
-            assertThat(describe(drainNow(w))).containsExactly(
-                    "ADDED p1@3", "ADDED p3@4", "ADDED p2@5", "BOOKMARK@6", "MODIFIED p1@7");
+            assertThat(describe(drainNow(w)))
+                    .containsExactly("ADDED p1@3", "ADDED p3@4", "ADDED p2@5", "BOOKMARK@6", "MODIFIED p1@7");
             assertThat(w.bookmarkRevision()).hasValue(7);
         }
         try (StoreWatch web = store.listAndWatch("", "pods", "a", o -> "web".equals(label(o, "app")), 10)) {
@@ -268,9 +272,15 @@ class StoreWatchTest {
 
     @Test
     void aFilterThatThrowsEndsOnlyItsOwnWatchWithAnInternalError() throws Exception {
-        try (StoreWatch bad = store.watch("", "pods", null, 1, o -> {
-                    throw new IllegalStateException("boom");
-                }, 10);
+        try (StoreWatch bad = store.watch(
+                        "",
+                        "pods",
+                        null,
+                        1,
+                        o -> {
+                            throw new IllegalStateException("boom");
+                        },
+                        10);
                 StoreWatch good = store.watch("", "pods", null, 1, null, 10)) {
             create(pod("a", "p"));
             List<StoreEvent> events = drainNow(bad);

@@ -57,7 +57,8 @@ class StoreWriteTest {
                 new Step("create deployment", () -> store.create(d, object(d))),
                 new Step("create node", () -> store.create(n, object(n))),
                 new Step("update pod", () -> store.update(p, withReplicas(store.get(p), 2), 0)),
-                new Step("guaranteed update deployment",
+                new Step(
+                        "guaranteed update deployment",
                         () -> store.guaranteedUpdate(d, Preconditions.NONE, o -> withReplicas(o, 3))),
                 new Step("delete node", () -> store.delete(n, Preconditions.NONE)),
                 new Step("re-create node", () -> store.create(n, object(n))),
@@ -90,7 +91,13 @@ class StoreWriteTest {
         ((ObjectNode) input.get("spec")).put("replicas", 99);
         ((ObjectNode) input.get("spec").get("containers").get(0)).put("image", "evil");
         assertThat(store.get(k).get("spec").get("replicas").intValue()).isEqualTo(1);
-        assertThat(store.get(k).get("spec").get("containers").get(0).get("image").stringValue()).isEqualTo("nginx:1");
+        assertThat(store.get(k)
+                        .get("spec")
+                        .get("containers")
+                        .get(0)
+                        .get("image")
+                        .stringValue())
+                .isEqualTo("nginx:1");
     }
 
     @Test
@@ -99,17 +106,17 @@ class StoreWriteTest {
         store.create(k, object(k));
         long before = store.currentRevision();
 
-        assertThatThrownBy(() -> store.create(k, object(k)))
-                .isInstanceOfSatisfying(AlreadyExistsException.class, e -> {
-                    assertThat(e).hasMessage("deployments.apps \"web\" already exists");
-                    assertThat(e.code()).isEqualTo(409);
-                    assertThat(e.reason()).isEqualTo("AlreadyExists");
-                    assertThat(e.key()).isEqualTo(k);
-                    assertThat(e.toStatus().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+        assertThatThrownBy(() -> store.create(k, object(k))).isInstanceOfSatisfying(AlreadyExistsException.class, e -> {
+            assertThat(e).hasMessage("deployments.apps \"web\" already exists");
+            assertThat(e.code()).isEqualTo(409);
+            assertThat(e.reason()).isEqualTo("AlreadyExists");
+            assertThat(e.key()).isEqualTo(k);
+            assertThat(e.toStatus().toString())
+                    .isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
                             + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"deployments.apps \\\"web\\\" "
                             + "already exists\",\"reason\":\"AlreadyExists\",\"details\":{\"name\":\"web\","
                             + "\"group\":\"apps\",\"kind\":\"deployments\"},\"code\":409}");
-                });
+        });
         assertThat(store.currentRevision()).isEqualTo(before);
     }
 
@@ -163,8 +170,9 @@ class StoreWriteTest {
         } else {
             assertThatThrownBy(() -> store.update(k, withReplicas(current, 3), expected))
                     .isInstanceOfSatisfying(ConflictException.class, e -> {
-                        assertThat(e).hasMessage("Operation cannot be fulfilled on pods \"a\": the object has been "
-                                + "modified; please apply your changes to the latest version and try again");
+                        assertThat(e)
+                                .hasMessage("Operation cannot be fulfilled on pods \"a\": the object has been "
+                                        + "modified; please apply your changes to the latest version and try again");
                         assertThat(e.code()).isEqualTo(409);
                         assertThat(e.reason()).isEqualTo("Conflict");
                     });
@@ -175,15 +183,15 @@ class StoreWriteTest {
     @Test
     void updateOfAMissingKeyIsNotFound() {
         StorageKey k = deployment("ns", "gone");
-        assertThatThrownBy(() -> store.update(k, object(k), 0))
-                .isInstanceOfSatisfying(NotFoundException.class, e -> {
-                    assertThat(e).hasMessage("deployments.apps \"gone\" not found");
-                    assertThat(e.code()).isEqualTo(404);
-                    assertThat(e.toStatus().toString()).isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+        assertThatThrownBy(() -> store.update(k, object(k), 0)).isInstanceOfSatisfying(NotFoundException.class, e -> {
+            assertThat(e).hasMessage("deployments.apps \"gone\" not found");
+            assertThat(e.code()).isEqualTo(404);
+            assertThat(e.toStatus().toString())
+                    .isEqualTo("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
                             + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"deployments.apps \\\"gone\\\" "
                             + "not found\",\"reason\":\"NotFound\",\"details\":{\"name\":\"gone\",\"group\":\"apps\","
                             + "\"kind\":\"deployments\"},\"code\":404}");
-                });
+        });
         store.create(k, object(k));
         store.delete(k, Preconditions.NONE);
         assertThatThrownBy(() -> store.update(k, object(k), 0)).isInstanceOf(NotFoundException.class);
@@ -192,10 +200,10 @@ class StoreWriteTest {
     static Stream<Arguments> noOpWrites() {
         return Stream.of(
                 Arguments.of("the stored object itself", (Consumer<ObjectNode>) o -> {}),
-                Arguments.of("a different resourceVersion",
-                        (Consumer<ObjectNode>) o -> ((ObjectNode) o.get("metadata")).put("resourceVersion", "1")),
-                Arguments.of("no resourceVersion",
-                        (Consumer<ObjectNode>) o -> ((ObjectNode) o.get("metadata")).remove("resourceVersion")),
+                Arguments.of("a different resourceVersion", (Consumer<ObjectNode>)
+                        o -> ((ObjectNode) o.get("metadata")).put("resourceVersion", "1")),
+                Arguments.of("no resourceVersion", (Consumer<ObjectNode>)
+                        o -> ((ObjectNode) o.get("metadata")).remove("resourceVersion")),
                 Arguments.of("fields in another order", (Consumer<ObjectNode>) o -> {
                     var spec = o.remove("spec");
                     o.set("spec", spec);
@@ -215,9 +223,10 @@ class StoreWriteTest {
             assertThat(store.update(k, input, 0)).isSameAs(stored);
             assertThat(store.update(k, input, revision)).isSameAs(stored);
             assertThat(store.guaranteedUpdate(k, Preconditions.NONE, o -> {
-                change.accept(o);
-                return o;
-            })).isSameAs(stored);
+                        change.accept(o);
+                        return o;
+                    }))
+                    .isSameAs(stored);
 
             assertThat(store.currentRevision()).isEqualTo(revision);
             assertThat(drainNow(watch)).isEmpty();
@@ -243,8 +252,10 @@ class StoreWriteTest {
 
         assertThat(v2.get("spec")).isSameAs(v1.get("spec"));
         assertThat(v2.get("metadata").get("uid")).isSameAs(v1.get("metadata").get("uid"));
-        assertThat(v2.get("metadata").get("labels")).isNotSameAs(v1.get("metadata").get("labels"));
-        assertThat(v2.get("metadata").get("labels").get("app")).isSameAs(v1.get("metadata").get("labels").get("app"));
+        assertThat(v2.get("metadata").get("labels"))
+                .isNotSameAs(v1.get("metadata").get("labels"));
+        assertThat(v2.get("metadata").get("labels").get("app"))
+                .isSameAs(v1.get("metadata").get("labels").get("app"));
         // The old version is untouched.
         assertThat(rv(v1)).isEqualTo("2");
         assertThat(v1.get("metadata").get("labels").has("tier")).isFalse();
@@ -346,8 +357,9 @@ class StoreWriteTest {
         StorageKey k = pod("ns", "a");
         store.create(k, object(k));
         assertThatThrownBy(() -> store.guaranteedUpdate(k, Preconditions.NONE, o -> {
-            throw ConflictException.objectModified(k);
-        })).isInstanceOf(ConflictException.class);
+                    throw ConflictException.objectModified(k);
+                }))
+                .isInstanceOf(ConflictException.class);
         assertThatThrownBy(() -> store.guaranteedUpdate(k, Preconditions.NONE, o -> null))
                 .isInstanceOf(NullPointerException.class);
         assertThat(store.currentRevision()).isEqualTo(2);
@@ -373,7 +385,8 @@ class StoreWriteTest {
         assertThat(calls.get()).isEqualTo(MvccStore.OPTIMISTIC_ATTEMPTS + 1);
         assertThat(seenReplicas).containsExactly(1, 10, 20, 30);
         assertThat(result.get("spec").get("replicas").intValue()).isEqualTo(30);
-        assertThat(result.get("metadata").get("labels").get("patched").stringValue()).isEqualTo("yes");
+        assertThat(result.get("metadata").get("labels").get("patched").stringValue())
+                .isEqualTo("yes");
         assertThat(store.get(k)).isSameAs(result);
     }
 
@@ -412,7 +425,9 @@ class StoreWriteTest {
                 () -> store.listAndWatch("", "pods", null, null, 1),
                 () -> store.compact(1));
         for (Runnable op : operations) {
-            assertThatThrownBy(op::run).isInstanceOf(IllegalStateException.class).hasMessage("the store is closed");
+            assertThatThrownBy(op::run)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the store is closed");
         }
         store.close(); // idempotent
     }

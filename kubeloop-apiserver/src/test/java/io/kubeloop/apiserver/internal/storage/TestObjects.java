@@ -93,7 +93,9 @@ final class TestObjects {
 
     static String label(ObjectNode o, String label) {
         var labels = o.get("metadata").get("labels");
-        return labels == null || labels.get(label) == null ? null : labels.get(label).stringValue();
+        return labels == null || labels.get(label) == null
+                ? null
+                : labels.get(label).stringValue();
     }
 
     static List<String> names(List<ObjectNode> objects) {
@@ -119,9 +121,10 @@ final class TestObjects {
     static void inAnotherThread(Runnable body) {
         try {
             async(() -> {
-                body.run();
-                return null;
-            }).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                        body.run();
+                        return null;
+                    })
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         } catch (InterruptedException | TimeoutException e) {

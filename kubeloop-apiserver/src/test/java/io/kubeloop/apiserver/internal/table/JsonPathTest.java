@@ -17,35 +17,40 @@ class JsonPathTest {
              "status":{"conditions":[{"type":"Synced","status":"False"},{"type":"Ready","status":"True"}]}}""");
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            ".spec.replicas                                  | [3]",
-            "{.spec.replicas}                                | [3]",
-            ".spec.ports[0].port                             | [80]",
-            ".spec.ports[-1].port                            | [443]",
-            ".spec.ports[*].port                             | [80, 443]",
-            ".spec.ports[5].port                             | []",
-            ".status.conditions[?(@.type==\"Ready\")].status | [\"True\"]",
-            ".status.conditions[?(@.type=='Synced')].status  | [\"False\"]",
-            ".status.conditions[?(@.type==\"Gone\")].status  | []",
-            ".metadata.labels.app\\.kubernetes\\.io/name     | [\"web\"]",
-            ".metadata.labels['app.kubernetes.io/name']      | [\"web\"]",
-            ".spec.missing.deeper                            | []",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                ".spec.replicas                                  | [3]",
+                "{.spec.replicas}                                | [3]",
+                ".spec.ports[0].port                             | [80]",
+                ".spec.ports[-1].port                            | [443]",
+                ".spec.ports[*].port                             | [80, 443]",
+                ".spec.ports[5].port                             | []",
+                ".status.conditions[?(@.type==\"Ready\")].status | [\"True\"]",
+                ".status.conditions[?(@.type=='Synced')].status  | [\"False\"]",
+                ".status.conditions[?(@.type==\"Gone\")].status  | []",
+                ".metadata.labels.app\\.kubernetes\\.io/name     | [\"web\"]",
+                ".metadata.labels['app.kubernetes.io/name']      | [\"web\"]",
+                ".spec.missing.deeper                            | []",
+            })
     void findsWhatKubectlFinds(String path, String expected) {
         List<JsonNode> found = JsonPath.parse(path).find(OBJECT);
         assertThat(found.toString()).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "spec.replicas         | must be a simple json path starting with . or [",
-            ".spec[                | unclosed [",
-            ".spec[abc]            | unsupported subscript [abc]",
-            ".a[?(@.x>1)]          | only [?(@.field==\"value\")] is supported",
-            ".spec..replicas       | empty field name",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "spec.replicas         | must be a simple json path starting with . or [",
+                ".spec[                | unclosed [",
+                ".spec[abc]            | unsupported subscript [abc]",
+                ".a[?(@.x>1)]          | only [?(@.field==\"value\")] is supported",
+                ".spec..replicas       | empty field name",
+            })
     void rejectsWhatItCannotEvaluateSayingWhy(String path, String message) {
-        assertThatThrownBy(() -> JsonPath.parse(path)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> JsonPath.parse(path))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message);
         assertThat(PrinterColumn.jsonPathError(path)).contains(message);
     }

@@ -7,9 +7,9 @@ import static io.kubeloop.apiserver.internal.table.TestObjects.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
-import io.kubeloop.clock.FakeClock;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -24,7 +24,9 @@ class TablesTest {
 
     private static ResourceType type(String group, String plural) {
         return ResourceRegistry.builtIn().types().stream()
-                .filter(t -> t.group().equals(group) && t.plural().equals(plural)).findFirst().orElseThrow();
+                .filter(t -> t.group().equals(group) && t.plural().equals(plural))
+                .findFirst()
+                .orElseThrow();
     }
 
     private ObjectNode podList() {
@@ -55,23 +57,37 @@ class TablesTest {
                 .isEqualTo("[\"web\",\"0/1\",\"Pending\",\"0\",\"5m\",\"<none>\",\"<none>\",\"<none>\",\"<none>\"]");
         assertThat(row.get("object").get("kind").asString()).isEqualTo("PartialObjectMetadata");
         assertThat(row.get("object").get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1");
-        assertThat(row.get("object").get("metadata").get("labels").get("app").asString()).isEqualTo("web");
-        assertThat(row.get("object").get("metadata").get("namespace").asString()).isEqualTo("default");
+        assertThat(row.get("object").get("metadata").get("labels").get("app").asString())
+                .isEqualTo("web");
+        assertThat(row.get("object").get("metadata").get("namespace").asString())
+                .isEqualTo("default");
         assertThat(row.has("conditions")).isFalse();
     }
 
     @Test
     void includeObjectVariants() {
-        JsonNode none = tables.ofList(pods, podList(), TableOptions.of("v1", "None")).get("rows").get(0);
+        JsonNode none = tables.ofList(pods, podList(), TableOptions.of("v1", "None"))
+                .get("rows")
+                .get(0);
         assertThat(none.get("object").isNull()).isTrue();
-        JsonNode whole = tables.ofList(pods, podList(), TableOptions.of("v1", "Object")).get("rows").get(0);
+        JsonNode whole = tables.ofList(pods, podList(), TableOptions.of("v1", "Object"))
+                .get("rows")
+                .get(0);
         assertThat(whole.get("object").get("kind").asString()).isEqualTo("Pod");
         assertThat(whole.get("object").get("apiVersion").asString()).isEqualTo("v1");
-        assertThat(whole.get("object").get("spec").get("containers").get(0).get("name").asString()).isEqualTo("app");
+        assertThat(whole.get("object")
+                        .get("spec")
+                        .get("containers")
+                        .get(0)
+                        .get("name")
+                        .asString())
+                .isEqualTo("app");
         JsonNode beta = tables.ofList(pods, podList(), TableOptions.of("v1beta1", "Metadata"));
         assertThat(beta.get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1beta1");
-        assertThat(beta.get("rows").get(0).get("object").get("apiVersion").asString()).isEqualTo("meta.k8s.io/v1beta1");
-        assertThatThrownBy(() -> TableOptions.of("v1", "Everything")).isInstanceOf(IllegalArgumentException.class)
+        assertThat(beta.get("rows").get(0).get("object").get("apiVersion").asString())
+                .isEqualTo("meta.k8s.io/v1beta1");
+        assertThatThrownBy(() -> TableOptions.of("v1", "Everything"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Unable to convert to Table as requested: includeObject: Invalid value: \"Everything\": "
                         + "must be 'Metadata', 'Object', 'None', or empty");
     }
@@ -89,21 +105,26 @@ class TablesTest {
 
     @Test
     void scaleSubresourceGetsTheScaleTable() {
-        ObjectNode scale = parse("{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\",\"metadata\":{\"name\":\"web\","
-                + "\"creationTimestamp\":\"2026-01-01T00:55:00Z\"},\"spec\":{\"replicas\":3},\"status\":{\"replicas\":2}}");
+        ObjectNode scale = parse(
+                "{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\",\"metadata\":{\"name\":\"web\","
+                        + "\"creationTimestamp\":\"2026-01-01T00:55:00Z\"},\"spec\":{\"replicas\":3},\"status\":{\"replicas\":2}}");
         JsonNode table = tables.ofObject(deployments, scale, TableOptions.of("v1", null), true);
-        assertThat(table.get("columnDefinitions")).extracting(c -> c.get("name").asString())
+        assertThat(table.get("columnDefinitions"))
+                .extracting(c -> c.get("name").asString())
                 .containsExactly("Name", "Desired", "Available", "Age");
         assertThat(table.get("rows").get(0).get("cells").toString()).isEqualTo("[\"web\",3,2,\"5m\"]");
     }
 
     @Test
     void finishedPodRowHasConditions() {
-        ObjectNode pod = object("job-x", "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":"
-                + "\"Succeeded\"}");
-        JsonNode row = tables.ofObject(pods, pod, TableOptions.of("v1", null), true).get("rows").get(0);
-        assertThat(row.get("conditions").toString()).isEqualTo("[{\"type\":\"Completed\",\"status\":\"True\","
-                + "\"reason\":\"Succeeded\",\"message\":\"The pod has completed successfully.\"}]");
+        ObjectNode pod = object(
+                "job-x", "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":" + "\"Succeeded\"}");
+        JsonNode row = tables.ofObject(pods, pod, TableOptions.of("v1", null), true)
+                .get("rows")
+                .get(0);
+        assertThat(row.get("conditions").toString())
+                .isEqualTo("[{\"type\":\"Completed\",\"status\":\"True\","
+                        + "\"reason\":\"Succeeded\",\"message\":\"The pod has completed successfully.\"}]");
     }
 
     @Test
@@ -120,12 +141,19 @@ class TablesTest {
 
     @Test
     void kindsWithoutAPrinterGetNameAndCreatedAt() {
-        ResourceType custom = new ResourceType(new io.kubeloop.model.GroupVersionKind("example.com", "v1", "Widget"),
-                "widgets", "widget", true, java.util.List.of(), java.util.List.of(), ResourceType.ALL_VERBS,
+        ResourceType custom = new ResourceType(
+                new io.kubeloop.model.GroupVersionKind("example.com", "v1", "Widget"),
+                "widgets",
+                "widget",
+                true,
+                java.util.List.of(),
+                java.util.List.of(),
+                ResourceType.ALL_VERBS,
                 java.util.Set.of());
         JsonNode table = tables.ofObject(custom, object("w", ""), TableOptions.of("v1", null), true);
-        assertThat(table.get("columnDefinitions")).extracting(c -> c.get("name").asString() + ":"
-                + c.get("type").asString()).containsExactly("Name:string", "Created At:date");
+        assertThat(table.get("columnDefinitions"))
+                .extracting(c -> c.get("name").asString() + ":" + c.get("type").asString())
+                .containsExactly("Name:string", "Created At:date");
         assertThat(table.get("rows").get(0).get("cells").toString()).isEqualTo("[\"w\",\"2026-01-01T00:55:00Z\"]");
     }
 }
