@@ -9,6 +9,7 @@ import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.reflector.Backoff;
 import io.kubeloop.informer.testing.ApiErrors;
 import io.kubeloop.informer.testing.FakeSource;
+import io.kubeloop.testsupport.MeterTable;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;

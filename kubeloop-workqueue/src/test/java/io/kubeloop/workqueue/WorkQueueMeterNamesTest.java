@@ -1,6 +1,7 @@
 package io.kubeloop.workqueue;
 
 import io.kubeloop.clock.FakeClock;
+import io.kubeloop.testsupport.MeterTable;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;

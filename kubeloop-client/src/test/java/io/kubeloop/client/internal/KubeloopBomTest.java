@@ -24,7 +24,7 @@ class KubeloopBomTest {
 
     /** Modules that are programs or checks (kubeloop-docs compiles the docs), not libraries: never published. */
     private static final Set<String> NOT_PUBLISHED =
-            Set.of("kubeloop-bom", "kubeloop-cli", "kubeloop-bench", "kubeloop-docs");
+            Set.of("kubeloop-bom", "kubeloop-cli", "kubeloop-bench", "kubeloop-docs", "kubeloop-test-support");
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 

@@ -1,5 +1,6 @@
 package io.kubeloop.client.transport;
 
+import io.kubeloop.testsupport.MeterTable;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;

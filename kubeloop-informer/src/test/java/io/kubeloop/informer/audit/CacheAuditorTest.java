@@ -380,8 +380,8 @@ class CacheAuditorTest {
                 .clock(clock)
                 .meterRegistry(registry)
                 .build();
-        io.kubeloop.informer.MeterTable.assertDocumented(
-                io.kubeloop.informer.MeterTable.read("docs/audit.md"), registry);
+        io.kubeloop.testsupport.MeterTable.assertDocumented(
+                io.kubeloop.testsupport.MeterTable.read("docs/audit.md"), registry);
     }
 
     @Test

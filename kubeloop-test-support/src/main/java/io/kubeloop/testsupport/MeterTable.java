@@ -1,4 +1,4 @@
-package io.kubeloop.client.transport;
+package io.kubeloop.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,18 +24,18 @@ import java.util.regex.Pattern;
  * Micrometer name, its type (gauge, counter, timer), the name a Prometheus registry renders and the tag keys, each
  * in backquotes.
  */
-final class MeterTable {
+public final class MeterTable {
 
     static final String HEADER = "| Micrometer name | Micrometer type | Prometheus name | tags | meaning |";
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
     /** One documented meter; {@code histogram}: the Prometheus cell says "histogram" (a timer with buckets). */
-    record Row(String micrometerName, String type, String prometheusName, Set<String> tags, boolean histogram) {}
+    public record Row(String micrometerName, String type, String prometheusName, Set<String> tags, boolean histogram) {}
 
     private MeterTable() {}
 
     /** Every row of every meter table in {@code markdown}, a path relative to the module. */
-    static List<Row> read(String markdown) throws IOException {
+    public static List<Row> read(String markdown) throws IOException {
         List<String> lines = Files.readAllLines(Path.of(markdown));
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -75,7 +75,7 @@ final class MeterTable {
      * Asserts that {@code documented} lists exactly the meters in {@code registry} (by Micrometer name, with their
      * type and tag keys), and that the registry's scrape renders each under its documented Prometheus name.
      */
-    static void assertDocumented(List<Row> documented, PrometheusMeterRegistry registry) {
+    public static void assertDocumented(List<Row> documented, PrometheusMeterRegistry registry) {
         Map<String, Row> registered = new TreeMap<>();
         for (Meter meter : registry.getMeters()) {
             Meter.Id id = meter.getId();
