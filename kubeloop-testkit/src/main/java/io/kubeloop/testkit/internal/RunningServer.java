@@ -6,6 +6,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.transport.RateLimiter;
+import io.kubeloop.clock.Clock;
 import java.security.SecureRandom;
 import java.security.cert.CertificateEncodingException;
 import java.time.Duration;
@@ -51,7 +52,9 @@ final class RunningServer implements AutoCloseable {
     }
 
     static RunningServer start(ServerSettings settings) {
-        long t0 = System.nanoTime();
+        // Reported start-up times are real time by nature: the system clock, never a test's fake one.
+        Clock clock = Clock.system();
+        long t0 = clock.nanoTime();
         EmbeddedApiServer.Builder builder =
                 EmbeddedApiServer.builder().rbac(settings.rbac()).faultInjection(settings.faults());
         String token = null;
@@ -60,7 +63,7 @@ final class RunningServer implements AutoCloseable {
             builder.tls().token(ADMIN_USER, token, "system:masters");
         }
         EmbeddedApiServer server = builder.start();
-        long started = System.nanoTime();
+        long started = clock.nanoTime();
         try {
             ClientConfig.Builder config =
                     ClientConfig.builder().server(server.url()).namespace("default");
@@ -73,7 +76,7 @@ final class RunningServer implements AutoCloseable {
             admin.resources(Namespace.class)
                     .get("default")
                     .orElseThrow(() -> new IllegalStateException("the new API server has no namespace default"));
-            long ready = System.nanoTime();
+            long ready = clock.nanoTime();
             return new RunningServer(
                     settings, server, adminConfig, admin, Duration.ofNanos(started - t0), Duration.ofNanos(ready - t0));
         } catch (RuntimeException e) {
