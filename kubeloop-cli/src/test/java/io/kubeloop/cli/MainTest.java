@@ -2,6 +2,7 @@ package io.kubeloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.testsupport.GitHead;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

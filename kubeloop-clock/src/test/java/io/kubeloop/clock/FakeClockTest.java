@@ -1,11 +1,12 @@
 package io.kubeloop.clock;
 
-import static io.kubeloop.clock.TestThreads.eventually;
+import static io.kubeloop.testsupport.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kubeloop.clock.TestThreads.Call;
-import io.kubeloop.clock.TestThreads.Kind;
+import io.kubeloop.testsupport.TestThreads;
+import io.kubeloop.testsupport.TestThreads.Call;
+import io.kubeloop.testsupport.TestThreads.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;

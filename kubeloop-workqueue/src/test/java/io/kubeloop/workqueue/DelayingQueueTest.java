@@ -1,12 +1,13 @@
 package io.kubeloop.workqueue;
 
-import static io.kubeloop.workqueue.TestThreads.eventually;
+import static io.kubeloop.testsupport.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.kubeloop.clock.FakeClock;
-import io.kubeloop.workqueue.TestThreads.CountingThreadFactory;
+import io.kubeloop.testsupport.TestThreads;
+import io.kubeloop.testsupport.TestThreads.CountingThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

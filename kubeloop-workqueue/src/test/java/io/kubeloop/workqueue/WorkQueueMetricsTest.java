@@ -1,6 +1,6 @@
 package io.kubeloop.workqueue;
 
-import static io.kubeloop.workqueue.TestThreads.eventually;
+import static io.kubeloop.testsupport.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

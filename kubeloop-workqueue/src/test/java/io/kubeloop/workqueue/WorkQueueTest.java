@@ -1,12 +1,13 @@
 package io.kubeloop.workqueue;
 
-import static io.kubeloop.workqueue.TestThreads.eventually;
+import static io.kubeloop.testsupport.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import io.kubeloop.workqueue.TestThreads.Call;
-import io.kubeloop.workqueue.TestThreads.Kind;
+import io.kubeloop.testsupport.TestThreads;
+import io.kubeloop.testsupport.TestThreads.Call;
+import io.kubeloop.testsupport.TestThreads.Kind;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.transport.HttpTransport;
+import io.kubeloop.testsupport.GitHead;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

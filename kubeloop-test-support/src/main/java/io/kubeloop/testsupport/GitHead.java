@@ -1,4 +1,4 @@
-package io.kubeloop.cli;
+package io.kubeloop.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** The commit a checkout is at, asked of git the way the build asks (see the parent pom's git-commit execution). */
-final class GitHead {
+public final class GitHead {
 
     private GitHead() {}
 
     /** HEAD's full hash, or null when {@code root} is not a git checkout or git is not there. */
-    static String of(Path root) throws IOException, InterruptedException {
+    public static String of(Path root) throws IOException, InterruptedException {
         if (!Files.exists(root.resolve(".git"))) {
             return null;
         }

@@ -1,46 +1,50 @@
-package io.kubeloop.clock;
+package io.kubeloop.testsupport;
 
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.core.ConditionFactory;
 
-/** Bounded waiting and calls on threads of their own, for the clock tests. */
-final class TestThreads {
+/** Small helpers shared by the scenario tests of kubeloop-workqueue and kubeloop-clock: bounded waiting, background calls, counting thread factories. */
+public final class TestThreads {
 
     /** The longest any single wait in these tests may take before the test fails. */
-    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private TestThreads() {}
 
     /** Awaitility with an explicit bound and a fast poll, so that passing tests stay fast. */
-    static ConditionFactory eventually() {
+    public static ConditionFactory eventually() {
         return await().atMost(TIMEOUT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
     }
 
-    /** Platform or virtual threads: the queue must behave the same on both. */
-    enum Kind {
+    /** Platform or virtual threads: the code under test must behave the same on both. */
+    public enum Kind {
         PLATFORM,
         VIRTUAL;
 
-        Thread.Builder builder() {
+        public Thread.Builder builder() {
             return this == PLATFORM ? Thread.ofPlatform().daemon(true) : Thread.ofVirtual();
         }
     }
 
     /** A call running on its own thread, whose outcome the test can inspect. */
-    record Call<V>(Thread thread, CompletableFuture<V> result) {
+    public record Call<V>(Thread thread, CompletableFuture<V> result) {
 
         /** True once the thread is parked: blocked in the call, or finished. */
-        boolean isParkedOrDone() {
+        public boolean isParkedOrDone() {
             Thread.State s = thread.getState();
             return result.isDone() || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
         }
 
         /** Waits until the call has blocked (its thread is parked) and asserts it has not returned. */
-        Call<V> awaitBlocked() {
+        public Call<V> awaitBlocked() {
             eventually().until(this::isParkedOrDone);
             if (result.isDone()) {
                 throw new AssertionError("expected the call to block, but it returned " + result.getNow(null)
@@ -50,12 +54,12 @@ final class TestThreads {
         }
 
         /** Waits for the call's outcome, failing after {@link #TIMEOUT}. */
-        V join() throws Exception {
+        public V join() throws Exception {
             return result.get(TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         }
     }
 
-    static <V> Call<V> start(Kind kind, Callable<V> body) {
+    public static <V> Call<V> start(Kind kind, Callable<V> body) {
         CompletableFuture<V> result = new CompletableFuture<>();
         Thread t = kind.builder().unstarted(() -> {
             try {
@@ -68,7 +72,28 @@ final class TestThreads {
         return new Call<>(t, result);
     }
 
-    static <V> Call<V> start(Callable<V> body) {
+    public static <V> Call<V> start(Callable<V> body) {
         return start(Kind.PLATFORM, body);
+    }
+
+    /** A thread factory that counts and keeps the threads it makes. */
+    public static final class CountingThreadFactory implements ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+        public final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            count.incrementAndGet();
+            Thread t = Thread.ofPlatform()
+                    .daemon(true)
+                    .name("test-timer-" + count.get())
+                    .unstarted(r);
+            threads.add(t);
+            return t;
+        }
+
+        public int created() {
+            return count.get();
+        }
     }
 }
