@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
@@ -51,28 +49,6 @@ class EditAndApplyIT {
         server.close();
     }
 
-    private static ResourceClient<ConfigMap> configMaps(String namespace) {
-        ResourceClient<Namespace> namespaces = client.resources(Namespace.class);
-        if (namespaces.get(namespace).isEmpty()) {
-            namespaces.create(new NamespaceBuilder()
-                    .withNewMetadata()
-                    .withName(namespace)
-                    .endMetadata()
-                    .build());
-        }
-        return client.resources(ConfigMap.class).inNamespace(namespace);
-    }
-
-    private static ConfigMap configMap(String name, Map<String, String> labels, Map<String, String> data) {
-        return new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withLabels(labels)
-                .endMetadata()
-                .withData(data)
-                .build();
-    }
-
     private static double patches() {
         return meters.find("rest.client.requests").tag("method", "PATCH").counters().stream()
                 .mapToDouble(c -> c.count())
@@ -81,8 +57,8 @@ class EditAndApplyIT {
 
     @Test
     void editSendsWhatTheFunctionChangedAndKeepsTheRest() {
-        ResourceClient<ConfigMap> cms = configMaps("edit");
-        cms.create(configMap("a", Map.of("app", "web", "tier", "front"), Map.of("k1", "v1", "k2", "v2")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit");
+        cms.create(ConfigMaps.of("a", Map.of("app", "web", "tier", "front"), Map.of("k1", "v1", "k2", "v2")));
 
         ConfigMap edited = cms.edit("a", cm -> {
             cm.getData().put("k1", "changed");
@@ -99,8 +75,8 @@ class EditAndApplyIT {
 
     @Test
     void aChangeBetweenTheReadAndThePatchIsAConflictAndNothingOfTheEditIsWritten() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-conflict");
-        cms.create(configMap("a", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-conflict");
+        cms.create(ConfigMaps.of("a", Map.of(), Map.of("k", "v")));
 
         assertThatThrownBy(() -> cms.edit("a", cm -> {
                     // another writer changes a different field after edit read the object
@@ -129,8 +105,8 @@ class EditAndApplyIT {
 
     @Test
     void anEditThatChangesNothingSendsNoPatch() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-noop");
-        ConfigMap created = cms.create(configMap("a", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-noop");
+        ConfigMap created = cms.create(ConfigMaps.of("a", Map.of(), Map.of("k", "v")));
         double before = patches();
 
         ConfigMap same = cms.edit("a", cm -> {
@@ -147,8 +123,8 @@ class EditAndApplyIT {
 
     @Test
     void theEditedCopyIsMutableWhateverTheDecodingAndTheOriginalIsUntouched() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-compact").withDecoding(Decoding.compact());
-        cms.create(configMap("a", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-compact").withDecoding(Decoding.compact());
+        cms.create(ConfigMaps.of("a", Map.of(), Map.of("k", "v")));
         Map<String, String> seen = new HashMap<>();
 
         ConfigMap edited = cms.edit("a", cm -> {
@@ -163,8 +139,8 @@ class EditAndApplyIT {
 
     @Test
     void editErrorsAreTyped() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-errors");
-        cms.create(configMap("a", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-errors");
+        cms.create(ConfigMaps.of("a", Map.of(), Map.of("k", "v")));
 
         assertThatThrownBy(() -> cms.edit("missing", cm -> cm)).isInstanceOf(NotFoundException.class);
         assertThatThrownBy(() -> cms.edit("a", cm -> null))
@@ -210,8 +186,8 @@ class EditAndApplyIT {
 
     @Test
     void aDryRunEditIsAnsweredButNotStored() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-dry");
-        cms.create(configMap("a", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-dry");
+        cms.create(ConfigMaps.of("a", Map.of(), Map.of("k", "v")));
 
         ConfigMap answered = cms.dryRun().edit("a", cm -> {
             cm.getData().put("k", "dry");
@@ -224,17 +200,17 @@ class EditAndApplyIT {
 
     @Test
     void serverSideApplyCreatesOwnsAndRemovesWhatTheManagerNoLongerSends() {
-        ResourceClient<ConfigMap> cms = configMaps("apply");
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "apply");
 
         ConfigMap created = cms.serverSideApply(
-                configMap("a", Map.of("app", "web"), Map.of("k1", "v1", "k2", "v2")), "my-controller", false);
+                ConfigMaps.of("a", Map.of("app", "web"), Map.of("k1", "v1", "k2", "v2")), "my-controller", false);
         assertThat(created.getData()).isEqualTo(Map.of("k1", "v1", "k2", "v2"));
         assertThat(created.getMetadata().getManagedFields())
                 .extracting(ManagedFieldsEntry::getManager, ManagedFieldsEntry::getOperation)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("my-controller", "Apply"));
 
-        ConfigMap applied =
-                cms.serverSideApply(configMap("a", Map.of("app", "web"), Map.of("k1", "v1b")), "my-controller", false);
+        ConfigMap applied = cms.serverSideApply(
+                ConfigMaps.of("a", Map.of("app", "web"), Map.of("k1", "v1b")), "my-controller", false);
         assertThat(applied.getData()).isEqualTo(Map.of("k1", "v1b"));
 
         // an object read back from the server (managedFields and all) can be applied again
@@ -246,11 +222,11 @@ class EditAndApplyIT {
 
     @Test
     void serverSideApplyOfAGenericObjectFillsInApiVersionAndKind() {
-        configMaps("apply-generic");
+        ConfigMaps.in(client, "apply-generic");
         ResourceClient<GenericKubernetesResource> cms =
                 client.genericResources("v1", "ConfigMap").inNamespace("apply-generic");
         GenericKubernetesResource cm = new GenericKubernetesResource();
-        cm.setMetadata(configMap("g", Map.of(), Map.of()).getMetadata());
+        cm.setMetadata(ConfigMaps.of("g", Map.of(), Map.of()).getMetadata());
         cm.setAdditionalProperty("data", Map.of("k", "v"));
 
         GenericKubernetesResource applied = cms.serverSideApply(cm, "my-controller", false);
@@ -261,21 +237,21 @@ class EditAndApplyIT {
 
     @Test
     void serverSideApplyErrorsAreTyped() {
-        ResourceClient<ConfigMap> cms = configMaps("apply-errors");
-        ConfigMap first = cms.serverSideApply(configMap("a", Map.of(), Map.of("k", "v")), "my-controller", false);
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "apply-errors");
+        ConfigMap first = cms.serverSideApply(ConfigMaps.of("a", Map.of(), Map.of("k", "v")), "my-controller", false);
         cms.patch("a", PatchType.MERGE, "{\"data\":{\"k\":\"other\"}}", PatchOptions.none());
 
-        ConfigMap stale = configMap("a", Map.of(), Map.of("k", "mine"));
+        ConfigMap stale = ConfigMaps.of("a", Map.of(), Map.of("k", "mine"));
         stale.getMetadata().setResourceVersion(first.getMetadata().getResourceVersion());
         assertThatThrownBy(() -> cms.serverSideApply(stale, "my-controller", false))
                 .isInstanceOf(ConflictException.class);
-        assertThatThrownBy(
-                        () -> cms.serverSideApply(configMap("Not_A_Name", Map.of(), Map.of()), "my-controller", false))
+        assertThatThrownBy(() ->
+                        cms.serverSideApply(ConfigMaps.of("Not_A_Name", Map.of(), Map.of()), "my-controller", false))
                 .isInstanceOf(InvalidException.class)
                 .hasMessageContaining("metadata.name");
         assertThat(cms.get("a").orElseThrow().getData()).containsEntry("k", "other");
 
-        assertThatThrownBy(() -> cms.serverSideApply(configMap("a", Map.of(), Map.of()), " ", false))
+        assertThatThrownBy(() -> cms.serverSideApply(ConfigMaps.of("a", Map.of(), Map.of()), " ", false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("fieldManager");
         assertThatThrownBy(() -> cms.serverSideApply(new ConfigMap(), "my-controller", false))
@@ -285,8 +261,8 @@ class EditAndApplyIT {
 
     @Test
     void theCopyIsTakenPerCall() {
-        ResourceClient<ConfigMap> cms = configMaps("edit-calls");
-        cms.create(configMap("a", Map.of(), Map.of("n", "0")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "edit-calls");
+        cms.create(ConfigMaps.of("a", Map.of(), Map.of("n", "0")));
         AtomicInteger calls = new AtomicInteger();
         for (int i = 1; i <= 3; i++) {
             cms.edit("a", cm -> {

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
@@ -49,32 +46,10 @@ class ResourceClientIT {
         server.close();
     }
 
-    private static ResourceClient<ConfigMap> configMaps(String namespace) {
-        ResourceClient<Namespace> namespaces = client.resources(Namespace.class);
-        if (namespaces.get(namespace).isEmpty()) {
-            namespaces.create(new NamespaceBuilder()
-                    .withNewMetadata()
-                    .withName(namespace)
-                    .endMetadata()
-                    .build());
-        }
-        return client.resources(ConfigMap.class).inNamespace(namespace);
-    }
-
-    private static ConfigMap configMap(String name, Map<String, String> labels, Map<String, String> data) {
-        return new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withLabels(labels)
-                .endMetadata()
-                .withData(data)
-                .build();
-    }
-
     @Test
     void createGetUpdateAndAStaleUpdateIsAConflict() {
-        ResourceClient<ConfigMap> cms = configMaps("crud");
-        ConfigMap created = cms.create(configMap("a", Map.of("app", "web"), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "crud");
+        ConfigMap created = cms.create(ConfigMaps.of("a", Map.of("app", "web"), Map.of("k", "v")));
         assertThat(created.getMetadata().getUid()).isNotBlank();
         assertThat(created.getMetadata().getNamespace()).isEqualTo("crud");
         // the server names the field manager after the User-Agent: kubeloop/<version>
@@ -84,7 +59,7 @@ class ResourceClientIT {
 
         assertThat(cms.get("a")).get().extracting(ConfigMap::getData).isEqualTo(Map.of("k", "v"));
         assertThat(cms.get("missing")).isEmpty();
-        assertThatThrownBy(() -> cms.create(configMap("a", Map.of(), Map.of())))
+        assertThatThrownBy(() -> cms.create(ConfigMaps.of("a", Map.of(), Map.of())))
                 .isInstanceOf(AlreadyExistsException.class);
 
         created.setData(Map.of("k", "v2"));
@@ -98,7 +73,7 @@ class ResourceClientIT {
                 .isInstanceOf(ConflictException.class)
                 .hasMessageContaining("PUT /api/v1/namespaces/crud/configmaps/a");
 
-        assertThatThrownBy(() -> cms.create(configMap(null, Map.of(), Map.of())))
+        assertThatThrownBy(() -> cms.create(ConfigMaps.of(null, Map.of(), Map.of())))
                 .isInstanceOf(InvalidException.class);
     }
 
@@ -111,16 +86,16 @@ class ResourceClientIT {
 
     @Test
     void theNamespaceOfAWriteComesFromTheObjectOrTheClientAndMustAgree() {
-        ResourceClient<ConfigMap> cms = configMaps("ns-a");
-        configMaps("ns-b");
-        ConfigMap other = configMap("x", Map.of(), Map.of());
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "ns-a");
+        ConfigMaps.in(client, "ns-b");
+        ConfigMap other = ConfigMaps.of("x", Map.of(), Map.of());
         other.getMetadata().setNamespace("ns-b");
         assertThatThrownBy(() -> cms.create(other))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"ns-b\" is not this client's namespace \"ns-a\"");
         assertThat(cms.inAnyNamespace().create(other).getMetadata().getNamespace())
                 .isEqualTo("ns-b");
-        assertThatThrownBy(() -> cms.inAnyNamespace().create(configMap("y", Map.of(), Map.of())))
+        assertThatThrownBy(() -> cms.inAnyNamespace().create(ConfigMaps.of("y", Map.of(), Map.of())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("inNamespace");
         assertThatThrownBy(() -> cms.inAnyNamespace().get("x")).isInstanceOf(IllegalStateException.class);
@@ -130,9 +105,9 @@ class ResourceClientIT {
 
     @Test
     void listPagesWithSelectorsAndAResourceVersion() {
-        ResourceClient<ConfigMap> cms = configMaps("listing");
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "listing");
         for (int i = 0; i < 7; i++) {
-            cms.create(configMap("cm-" + i, Map.of("app", i % 2 == 0 ? "even" : "odd"), Map.of()));
+            cms.create(ConfigMaps.of("cm-" + i, Map.of("app", i % 2 == 0 ? "even" : "odd"), Map.of()));
         }
         ListPage<ConfigMap> all = cms.list();
         assertThat(all.items()).hasSize(7);
@@ -188,8 +163,8 @@ class ResourceClientIT {
 
     @Test
     void patchesOfEveryType() {
-        ResourceClient<ConfigMap> cms = configMaps("patching");
-        cms.create(configMap("p", Map.of(), Map.of("a", "1")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "patching");
+        cms.create(ConfigMaps.of("p", Map.of(), Map.of("a", "1")));
 
         assertThat(cms.patch("p", PatchType.MERGE, "{\"data\":{\"b\":\"2\"}}", PatchOptions.none())
                         .getData())
@@ -235,12 +210,12 @@ class ResourceClientIT {
 
     @Test
     void dryRunWritesAreAnsweredButNotStored() {
-        ResourceClient<ConfigMap> cms = configMaps("dry");
-        ConfigMap answered = cms.dryRun().create(configMap("d", Map.of(), Map.of("k", "v")));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "dry");
+        ConfigMap answered = cms.dryRun().create(ConfigMaps.of("d", Map.of(), Map.of("k", "v")));
         assertThat(answered.getMetadata().getName()).isEqualTo("d");
         assertThat(cms.get("d")).isEmpty();
 
-        ConfigMap real = cms.create(configMap("d", Map.of(), Map.of("k", "v")));
+        ConfigMap real = cms.create(ConfigMaps.of("d", Map.of(), Map.of("k", "v")));
         real.setData(Map.of("k", "dry"));
         assertThat(cms.dryRun().update(real).getData()).containsEntry("k", "dry");
         assertThat(cms.dryRun().delete("d")).isPresent();
@@ -252,8 +227,8 @@ class ResourceClientIT {
 
     @Test
     void deleteWithPreconditionsPropagationAndGracePeriod() {
-        ResourceClient<ConfigMap> cms = configMaps("deleting");
-        ConfigMap c = cms.create(configMap("gone", Map.of(), Map.of()));
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "deleting");
+        ConfigMap c = cms.create(ConfigMaps.of("gone", Map.of(), Map.of()));
         assertThatThrownBy(() -> cms.delete("gone", DeleteOptions.defaults().withPreconditions("wrong-uid", null)))
                 .isInstanceOf(ConflictException.class);
         assertThatThrownBy(() -> cms.delete("gone", DeleteOptions.defaults().withPreconditions(null, "1")))
@@ -273,7 +248,7 @@ class ResourceClientIT {
         assertThatThrownBy(() -> cms.delete("gone")).isInstanceOf(NotFoundException.class);
 
         // a finalizer keeps a foreground-deleted object with its deletionTimestamp
-        ConfigMap held = configMap("held", Map.of(), Map.of());
+        ConfigMap held = ConfigMaps.of("held", Map.of(), Map.of());
         held.getMetadata().setFinalizers(List.of("example.com/hold"));
         cms.create(held);
         ConfigMap terminating = cms.delete(
@@ -285,9 +260,9 @@ class ResourceClientIT {
 
     @Test
     void deleteCollectionBySelector() {
-        ResourceClient<ConfigMap> cms = configMaps("collection");
+        ResourceClient<ConfigMap> cms = ConfigMaps.in(client, "collection");
         for (int i = 0; i < 4; i++) {
-            cms.create(configMap("c-" + i, Map.of("drop", Boolean.toString(i < 3)), Map.of()));
+            cms.create(ConfigMaps.of("c-" + i, Map.of("drop", Boolean.toString(i < 3)), Map.of()));
         }
         List<ConfigMap> deleted = cms.deleteCollection(
                 ListOptions.builder().labelSelector("drop=true").build(), DeleteOptions.defaults());
@@ -299,7 +274,7 @@ class ResourceClientIT {
 
     @Test
     void podStatusThroughItsSubresourceAndARoundTrip() {
-        configMaps("pods");
+        ConfigMaps.in(client, "pods");
         ResourceClient<Pod> pods = client.resources(Pod.class).inNamespace("pods");
         Pod pod = new PodBuilder()
                 .withNewMetadata()
@@ -336,7 +311,7 @@ class ResourceClientIT {
 
     @Test
     void aDeploymentAsAGenericResourceWithItsScale() {
-        configMaps("apps");
+        ConfigMaps.in(client, "apps");
         ResourceClient<GenericKubernetesResource> deployments = client.genericResources(
                         "apps", "v1", "Deployment", "deployments", true)
                 .inNamespace("apps");
