@@ -1,5 +1,6 @@
 package io.kubeloop.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.InformerKey;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -38,6 +41,9 @@ public final class Manager implements AutoCloseable {
 
     /** In the order added; started in that order, stopped in reverse. */
     private final List<ManagedRunnable> runnables = new CopyOnWriteArrayList<>();
+
+    /** The names of this manager's controllers: unique, as they label metrics and logs. */
+    private final Set<String> controllerNames = ConcurrentHashMap.newKeySet();
 
     private Manager(Builder b) {
         this.client = b.client;
@@ -76,6 +82,19 @@ public final class Manager implements AutoCloseable {
     /** The clock behind every timer of the manager and its controllers. */
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * Starts building a controller that reconciles objects of {@code type} (controller-runtime's
+     * {@code ctrl.NewControllerManagedBy(mgr).For(type)}); {@link ControllerBuilder#complete} adds it to this manager.
+     */
+    public <T extends HasMetadata> ControllerBuilder<T> newControllerFor(Class<T> type) {
+        return new ControllerBuilder<>(this, type);
+    }
+
+    /** Reserves a controller name; false when a controller of this manager has it already. */
+    boolean claimControllerName(String name) {
+        return controllerNames.add(name);
     }
 
     /** Adds a runnable, started with the manager (or at once if the manager runs, subject to leader election). */
