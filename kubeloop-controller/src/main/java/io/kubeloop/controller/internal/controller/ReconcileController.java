@@ -351,9 +351,9 @@ public final class ReconcileController<T extends HasMetadata> implements Control
                 failure = t;
             }
             boolean timedOut = deadline != null && deadline.finish();
-            Duration took = Duration.ofNanos(clock.nanoTime() - start);
-            metrics.observe(took);
-            handleOutcome(q, request, result, failure, timedOut, took);
+            Duration elapsed = Duration.ofNanos(clock.nanoTime() - start);
+            metrics.observe(elapsed);
+            handleOutcome(q, request, result, failure, timedOut, new Took(elapsed));
             if (failure instanceof VirtualMachineError vme && !(failure instanceof StackOverflowError)) {
                 fatal = vme;
             }
@@ -370,7 +370,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     }
 
     private void handleOutcome(
-            RequestQueue q, Request request, Result result, Throwable failure, boolean timedOut, Duration took) {
+            RequestQueue q, Request request, Result result, Throwable failure, boolean timedOut, Took took) {
         if (failure == null && !timedOut) {
             failures.remove(request);
             if (!result.requeueDelay().isZero()) {
@@ -450,7 +450,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
      * Counts one more consecutive failure of {@code request}; past {@code maxRetries} retries, drops the key (forget,
      * ERROR log, Warning Event, dropped total) and returns true.
      */
-    private boolean dropAfterTooManyFailures(RequestQueue q, Request request, Throwable failure, Duration took) {
+    private boolean dropAfterTooManyFailures(RequestQueue q, Request request, Throwable failure, Took took) {
         int failed = failures.merge(request, 1, Integer::sum);
         if (maxRetries < 0 || failed <= maxRetries) {
             return false;
@@ -504,6 +504,14 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     @Override
     public String toString() {
         return "controller " + name + " (" + forType.getSimpleName() + ", " + workers + " worker(s))";
+    }
+
+    /** A reconcile's duration as logs show it: {@code 12.345 ms}. */
+    private record Took(Duration duration) {
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%.3f ms", duration.toNanos() / 1e6);
+        }
     }
 
     /**
