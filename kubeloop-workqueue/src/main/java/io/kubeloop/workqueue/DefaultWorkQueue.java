@@ -15,9 +15,11 @@ import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
- * The one implementation behind {@link WorkQueue}, {@link DelayingQueue} and {@link RateLimitingQueue}.
+ * The one implementation behind {@link WorkQueue}, {@link DelayingQueue} and {@link RateLimitingQueue}, and,
+ * with a {@link PriorityReadyList}, behind {@link PriorityWorkQueue} ({@link DefaultPriorityWorkQueue}).
  *
  * <p><b>Design.</b> client-go (and the official Java client) keep a FIFO list plus two hash sets, dirty
  * and processing, so one add–get–done cycle costs about seven hash operations and three allocations. Here
@@ -34,13 +36,18 @@ import java.util.concurrent.locks.ReentrantLock;
  *   PROCESSING --done--> (absent)
  * </pre>
  *
+ * <p>The order in which ready items are handed out is the {@link ReadyList}'s: FIFO for client-go's queue,
+ * priority bands with aging for the priority queue. Everything else — states, single flight, delays,
+ * shutdown, drain, metrics — is this class's, the same for both. Every item has a priority (0 unless a
+ * priority queue's caller gives one): a re-add raises a dirty item's priority to the higher of the two.
+ *
  * <p><b>Invariants</b>, under {@code lock}:
  * <ul>
  *   <li>{@code nodes} holds exactly the items that are dirty or being processed;</li>
- *   <li>a node is linked in the ready list ({@code head} … {@code tail}, {@code readyCount} long) if and
- *       only if its state is {@code QUEUED}, so no item is queued twice or handed to two workers;</li>
- *   <li>with metrics on, a node is linked in the in-flight list ({@code oldest} … {@code newest}, ordered by
- *       start time) if and only if it is being processed, and {@code startedSum} is the sum of their start
+ *   <li>a node is linked in the ready list {@code ready} if and only if its state is {@code QUEUED}, so no
+ *       item is queued twice or handed to two workers;</li>
+ *   <li>with metrics on, a node is linked in the in-flight list ({@code inFlightChain}, ordered by start
+ *       time) if and only if it is being processed, and {@code startedSum} is the sum of their start
  *       times (modulo 2^64, which is exact for differences).</li>
  * </ul>
  *
@@ -48,7 +55,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiting heap and the timer thread. The timer thread takes {@code lock} (through {@link #add}) while
  * holding {@code delayLock}; nothing takes {@code delayLock} while holding {@code lock}.
  */
-final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
+class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     private final String name;
     private final Clock clock;
@@ -63,14 +70,13 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private final Condition drained = lock.newCondition();
 
     private final HashMap<T, QueueNode<T>> nodes = new HashMap<>();
-    private QueueNode<T> head;
-    private QueueNode<T> tail;
-    private int readyCount;
+    private final ReadyList<T> ready;
+    /** {@code ready::newNode}, made once: {@code computeIfAbsent} then allocates no function per add. */
+    private final Function<T, QueueNode<T>> newNode;
     /** Getters blocked in {@link #get()}: a queued item signals only when someone waits. */
     private int waitingGetters;
 
-    private QueueNode<T> oldest;
-    private QueueNode<T> newest;
+    private final NodeChain<T> inFlightChain = new NodeChain<>();
     private long startedSum;
     private int inFlight;
     /** Written under {@code lock}; read without it as a fast path. */
@@ -90,18 +96,26 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     /** Guarded by {@code delayLock}. */
     private boolean timerStopped;
 
+    /**
+     * @param ready the order of ready items: a fresh {@link FifoReadyList} or {@link PriorityReadyList}
+     * @param depthByPriority whether {@code workqueue_depth} has a {@code priority} tag
+     */
     DefaultWorkQueue(
             String name,
             Clock clock,
             RateLimiter<T> rateLimiter,
             MeterRegistry meterRegistry,
-            ThreadFactory timerThreadFactory) {
+            ThreadFactory timerThreadFactory,
+            ReadyList<T> ready,
+            boolean depthByPriority) {
         this.name = name;
         this.clock = clock;
         this.rateLimiter = rateLimiter;
         this.timerThreadFactory = timerThreadFactory;
+        this.ready = ready;
+        this.newNode = ready::newNode;
         this.metrics = meterRegistry != null && !name.isEmpty()
-                ? new MicrometerQueueMetrics(name, meterRegistry, this::inFlightAges)
+                ? new MicrometerQueueMetrics(name, meterRegistry, this::inFlightAges, depthByPriority)
                 : QueueMetrics.NOOP;
     }
 
@@ -109,23 +123,44 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     @Override
     public void add(T item) {
+        add(item, 0);
+    }
+
+    /**
+     * {@link #add(Object)} at {@code priority}: a new item is queued at it, a dirty item is raised to it if
+     * it is higher (moving to the back of that priority, if queued).
+     */
+    public void add(T item, int priority) {
         Objects.requireNonNull(item, "item");
         lock.lock();
         try {
             if (shuttingDown) {
                 return;
             }
-            QueueNode<T> node = nodes.computeIfAbsent(item, QueueNode::new);
+            QueueNode<T> node = nodes.computeIfAbsent(item, newNode);
             switch (node.state) {
                 case NEW -> {
+                    node.priority = priority;
                     markDirty(node);
                     enqueue(node);
                 }
                 case PROCESSING -> {
+                    node.priority = priority; // the re-add's, not the one it is being processed at
                     markDirty(node);
                     node.state = PROCESSING_DIRTY; // done() queues it again
                 }
-                default -> {} // QUEUED or PROCESSING_DIRTY: already dirty
+                case QUEUED -> {
+                    if (priority > node.priority) {
+                        metrics.reprioritize(node.priority, priority);
+                        ready.raise(node, priority);
+                    }
+                }
+                default -> { // PROCESSING_DIRTY
+                    if (priority > node.priority) {
+                        metrics.reprioritize(node.priority, priority);
+                        node.priority = priority;
+                    }
+                }
             }
         } finally {
             lock.unlock();
@@ -136,20 +171,14 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     private void markDirty(QueueNode<T> node) {
         if (metrics.enabled()) {
             node.dirtySince = clock.nanoTime();
-            metrics.add();
+            metrics.add(node.priority);
         }
     }
 
     /** Caller holds {@code lock}. */
     private void enqueue(QueueNode<T> node) {
         node.state = QUEUED;
-        if (tail == null) {
-            head = node;
-        } else {
-            tail.next = node;
-        }
-        tail = node;
-        readyCount++;
+        ready.add(node);
         if (waitingGetters > 0) {
             itemQueued.signal();
         }
@@ -159,7 +188,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     public T get() throws InterruptedException {
         lock.lock();
         try {
-            while (head == null && !shuttingDown) {
+            while (ready.isEmpty() && !shuttingDown) {
                 waitingGetters++;
                 try {
                     itemQueued.await();
@@ -167,16 +196,10 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
                     waitingGetters--;
                 }
             }
-            QueueNode<T> node = head;
+            QueueNode<T> node = ready.poll();
             if (node == null) {
                 return null; // shutting down and empty
             }
-            head = node.next;
-            if (head == null) {
-                tail = null;
-            }
-            node.next = null;
-            readyCount--;
             node.state = PROCESSING;
             if (metrics.enabled()) {
                 startProcessing(node);
@@ -215,15 +238,9 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     /** Metrics: caller holds {@code lock}; appends {@code node} to the in-flight list. */
     private void startProcessing(QueueNode<T> node) {
         long now = clock.nanoTime();
-        metrics.get(now - node.dirtySince);
+        metrics.get(now - node.dirtySince, node.priority);
         node.startedAt = now;
-        node.olderInFlight = newest;
-        if (newest == null) {
-            oldest = node;
-        } else {
-            newest.newerInFlight = node;
-        }
-        newest = node;
+        inFlightChain.append(node);
         startedSum += now;
         inFlight++;
     }
@@ -231,20 +248,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     /** Metrics: caller holds {@code lock}; unlinks {@code node} from the in-flight list. */
     private void finishProcessing(QueueNode<T> node) {
         metrics.done(clock.nanoTime() - node.startedAt);
-        QueueNode<T> older = node.olderInFlight;
-        QueueNode<T> newer = node.newerInFlight;
-        if (older == null) {
-            oldest = newer;
-        } else {
-            older.newerInFlight = newer;
-        }
-        if (newer == null) {
-            newest = older;
-        } else {
-            newer.olderInFlight = older;
-        }
-        node.olderInFlight = null;
-        node.newerInFlight = null;
+        inFlightChain.unlink(node);
         startedSum -= node.startedAt;
         inFlight--;
     }
@@ -254,6 +258,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         lock.lock();
         try {
             long now = clock.nanoTime();
+            QueueNode<T> oldest = inFlightChain.oldest;
             if (oldest == null) {
                 return new QueueMetrics.InFlightAges(0, 0);
             }
@@ -267,7 +272,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
     public int len() {
         lock.lock();
         try {
-            return readyCount;
+            return ready.size();
         } finally {
             lock.unlock();
         }
@@ -330,6 +335,11 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     @Override
     public void addAfter(T item, Duration delay) {
+        addAfter(item, delay, 0);
+    }
+
+    /** {@link #addAfter(Object, Duration)} to be added at {@code priority}; see {@link #add(Object, int)}. */
+    public void addAfter(T item, Duration delay, int priority) {
         Objects.requireNonNull(item, "item");
         Objects.requireNonNull(delay, "delay");
         if (shuttingDown) {
@@ -337,12 +347,11 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         }
         metrics.retry();
         if (delay.isNegative() || delay.isZero()) {
-            add(item);
+            add(item, priority);
             return;
         }
         long readyAt = deadlineAfter(delay);
-        Long waitingSince = waiting.readyAt(item);
-        if (waitingSince != null && waitingSince - readyAt <= 0) {
+        if (waiting.covers(item, readyAt, priority)) {
             return; // already waiting to be ready no later: the common case of a failing key retried often
         }
         delayLock.lock();
@@ -350,7 +359,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
             if (timerStopped) {
                 return;
             }
-            if (waiting.offer(item, readyAt)) {
+            if (waiting.offer(item, readyAt, priority)) {
                 waitingChanged.signal();
             }
             if (timer == null || !timer.isAlive()) {
@@ -370,7 +379,7 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
      * handler and costs only that item.
      */
     private void runTimer() {
-        List<T> due = new ArrayList<>();
+        List<WaitingHeap.Entry<T>> due = new ArrayList<>();
         delayLock.lock();
         try {
             while (!timerStopped) {
@@ -396,9 +405,9 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
         }
     }
 
-    private void addFromTimer(T item) {
+    private void addFromTimer(WaitingHeap.Entry<T> entry) {
         try {
-            add(item);
+            add(entry.item, entry.priority);
         } catch (RuntimeException e) {
             Thread t = Thread.currentThread();
             t.getUncaughtExceptionHandler().uncaughtException(t, e);
@@ -425,7 +434,12 @@ final class DefaultWorkQueue<T> implements RateLimitingQueue<T> {
 
     @Override
     public void addRateLimited(T item) {
-        addAfter(item, rateLimiter.when(item));
+        addRateLimited(item, 0);
+    }
+
+    /** {@link #addRateLimited(Object)} to be added at {@code priority}; see {@link #add(Object, int)}. */
+    public void addRateLimited(T item, int priority) {
+        addAfter(item, rateLimiter.when(item), priority);
     }
 
     @Override

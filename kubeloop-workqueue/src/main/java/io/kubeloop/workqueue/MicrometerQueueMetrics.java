@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,25 +23,46 @@ import java.util.function.Supplier;
  *
  * <p>client-go refreshes the two "work in progress" gauges from a 500 ms ticker thread; here they are
  * computed when the registry reads them, which needs no thread and is never stale.
+ *
+ * <p>A priority queue's {@code workqueue_depth} has one gauge per priority, tagged {@code priority} (as in
+ * controller-runtime): the first {@value #PRIORITY_TAG_LIMIT} distinct priorities get their own value,
+ * later ones share {@value #PRIORITY_OVERFLOW}, so that a caller inventing priorities cannot grow the
+ * registry without bound. Depth hooks run under the queue's lock; the gauges read atomics without it.
  */
 final class MicrometerQueueMetrics implements QueueMetrics {
 
     /** client-go's duration buckets: exponential from 1e-6 s, factor 10, 10 buckets. */
     static final Duration[] DURATION_BUCKETS = durationBuckets();
 
+    /** controller-runtime's cap on the distinct values of {@code workqueue_depth}'s {@code priority} tag. */
+    static final int PRIORITY_TAG_LIMIT = 25;
+
+    /** The {@code priority} tag of the depth of every priority past the first {@link #PRIORITY_TAG_LIMIT}. */
+    static final String PRIORITY_OVERFLOW = "exceeded_cardinality_limit";
+
     private final MeterRegistry registry;
+    private final Tags tags;
+    /** The plain queue's depth; a priority queue's depth of priority 0. */
     private final AtomicLong depth = new AtomicLong();
+    /** Priority queue only (else null): depth per priority, at most {@link #PRIORITY_TAG_LIMIT} entries. */
+    private final HashMap<Integer, AtomicLong> depthByPriority;
+    /** Priority queue only: the shared depth of the priorities past the limit; registered on first use. */
+    private AtomicLong overflowDepth;
+
     private final Counter adds;
     private final Counter retries;
     private final Timer queueDuration;
     private final Timer workDuration;
-    private final List<Meter> gauges;
+    /** Guarded by the queue's lock: the priority queue adds depth gauges as priorities appear. */
+    private final List<Meter> gauges = new ArrayList<>();
+
     private final Supplier<InFlightAges> inFlight;
 
-    MicrometerQueueMetrics(String name, MeterRegistry registry, Supplier<InFlightAges> inFlight) {
+    /** @param byPriority whether {@code workqueue_depth} is one gauge per priority (a priority queue) */
+    MicrometerQueueMetrics(String name, MeterRegistry registry, Supplier<InFlightAges> inFlight, boolean byPriority) {
         this.registry = registry;
         this.inFlight = inFlight;
-        Tags tags = Tags.of("name", name);
+        this.tags = Tags.of("name", name);
         this.adds = Counter.builder("workqueue.adds")
                 .description("Total number of adds handled by workqueue")
                 .tags(tags)
@@ -58,12 +81,15 @@ final class MicrometerQueueMetrics implements QueueMetrics {
                 .serviceLevelObjectives(DURATION_BUCKETS)
                 .tags(tags)
                 .register(registry);
-        this.gauges = List.of(
-                Gauge.builder("workqueue.depth", depth, AtomicLong::get)
-                        .description("Current depth of workqueue")
-                        .tags(tags)
-                        .strongReference(true)
-                        .register(registry),
+        if (byPriority) {
+            depthByPriority = new HashMap<>();
+            depthByPriority.put(0, depth);
+            gauges.add(depthGauge(depth, Tags.of("priority", "0")));
+        } else {
+            depthByPriority = null;
+            gauges.add(depthGauge(depth, Tags.empty()));
+        }
+        gauges.addAll(List.of(
                 Gauge.builder("workqueue.unfinished.work", this, MicrometerQueueMetrics::unfinishedWorkSeconds)
                         .description("How many seconds of work has been done that is in progress and hasn't "
                                 + "been observed by work_duration. Large values indicate stuck threads.")
@@ -79,7 +105,37 @@ final class MicrometerQueueMetrics implements QueueMetrics {
                         .baseUnit("seconds")
                         .tags(tags)
                         .strongReference(true)
-                        .register(registry));
+                        .register(registry)));
+    }
+
+    private Gauge depthGauge(AtomicLong value, Tags extra) {
+        return Gauge.builder("workqueue.depth", value, AtomicLong::get)
+                .description("Current depth of workqueue")
+                .tags(tags.and(extra))
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** The depth cell of {@code priority}; registers its gauge the first time. Caller holds the queue's lock. */
+    private AtomicLong depth(int priority) {
+        if (depthByPriority == null) {
+            return depth;
+        }
+        AtomicLong cell = depthByPriority.get(priority);
+        if (cell != null) {
+            return cell;
+        }
+        if (depthByPriority.size() < PRIORITY_TAG_LIMIT) {
+            cell = new AtomicLong();
+            depthByPriority.put(priority, cell);
+            gauges.add(depthGauge(cell, Tags.of("priority", Integer.toString(priority))));
+            return cell;
+        }
+        if (overflowDepth == null) {
+            overflowDepth = new AtomicLong();
+            gauges.add(depthGauge(overflowDepth, Tags.of("priority", PRIORITY_OVERFLOW)));
+        }
+        return overflowDepth;
     }
 
     @Override
@@ -88,15 +144,25 @@ final class MicrometerQueueMetrics implements QueueMetrics {
     }
 
     @Override
-    public void add() {
+    public void add(int priority) {
         adds.increment();
-        depth.incrementAndGet();
+        depth(priority).incrementAndGet();
     }
 
     @Override
-    public void get(long queuedNanos) {
-        depth.decrementAndGet();
+    public void get(long queuedNanos, int priority) {
+        depth(priority).decrementAndGet();
         queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void reprioritize(int from, int to) {
+        AtomicLong source = depth(from);
+        AtomicLong target = depth(to);
+        if (source != target) {
+            source.decrementAndGet();
+            target.incrementAndGet();
+        }
     }
 
     @Override

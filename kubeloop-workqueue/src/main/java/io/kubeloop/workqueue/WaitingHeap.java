@@ -5,26 +5,32 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The delaying queue's waiting items: a binary min-heap by ready time plus an index from item to entry, so
- * that an item appears at most once and moving it to an earlier time costs O(log n). Only
- * {@link #readyAt(Object)} may be called without the owner's lock.
+ * that an item appears at most once and moving it to an earlier time costs O(log n). Each entry also carries
+ * the priority the item is added with when it becomes ready (always 0 in a plain queue). Only
+ * {@link #covers} may be called without the owner's lock.
  *
  * <p>Invariants: {@code heap.get(i).index == i} for every entry; {@code byItem} holds exactly the entries of
- * {@code heap}; every parent comes before its children in (readyAt, seq) order. Not thread-safe: the owner locks.
+ * {@code heap}; every parent comes before its children in (readyAt, seq) order; while an entry is in the heap
+ * its {@code readyAt} only decreases and its {@code priority} only increases. Not thread-safe: the owner locks.
  */
 final class WaitingHeap<T> {
 
-    private static final class Entry<T> {
+    /** A waiting item: {@link #poll()} hands it out whole, so that the owner learns its priority. */
+    static final class Entry<T> {
         final T item;
-        /** Volatile: {@link #readyAt(Object)} reads it without the owner's lock. */
+        /** Volatile, like {@code priority}: {@link #covers} reads it without the owner's lock. */
         volatile long readyAt;
+
+        volatile int priority;
         /** Insertion order: items ready at the same time leave in the order they were offered. */
         long seq;
 
         int index;
 
-        Entry(T item, long readyAt, long seq) {
+        Entry(T item, long readyAt, int priority, long seq) {
             this.item = item;
             this.readyAt = readyAt;
+            this.priority = priority;
             this.seq = seq;
         }
     }
@@ -41,12 +47,16 @@ final class WaitingHeap<T> {
     private long nextSeq;
 
     /**
-     * Adds {@code item} to be ready at {@code readyAt}, or moves it earlier if it is already waiting for a
-     * later time. Returns true if the earliest ready time of the heap changed.
+     * Adds {@code item} to be ready at {@code readyAt} with {@code priority}, or, if it is already waiting,
+     * keeps the earlier of the two ready times and the higher of the two priorities. Returns true if the
+     * earliest ready time of the heap changed.
      */
-    boolean offer(T item, long readyAt) {
+    boolean offer(T item, long readyAt, int priority) {
         Entry<T> existing = byItem.get(item);
         if (existing != null) {
+            if (priority > existing.priority) {
+                existing.priority = priority;
+            }
             if (readyAt - existing.readyAt >= 0) {
                 return false;
             }
@@ -55,7 +65,7 @@ final class WaitingHeap<T> {
             siftUp(existing.index);
             return existing.index == 0;
         }
-        Entry<T> entry = new Entry<>(item, readyAt, nextSeq++);
+        Entry<T> entry = new Entry<>(item, readyAt, priority, nextSeq++);
         entry.index = heap.size();
         heap.add(entry);
         byItem.put(item, entry);
@@ -64,13 +74,14 @@ final class WaitingHeap<T> {
     }
 
     /**
-     * When {@code item} becomes ready, or null if it is not waiting. Safe without the owner's lock: a caller
-     * that sees a time no later than the one it wants may skip {@link #offer}, which would change nothing,
-     * even if the item is being polled at that moment (then it is being added at the earlier time anyway).
+     * True if {@code item} is waiting to be ready no later than {@code readyAt} at no lower priority than
+     * {@code priority}, so that {@link #offer} would change nothing. Safe without the owner's lock: both fields
+     * move only one way while the entry is in the heap, and an entry being polled at that moment is being
+     * added at its (earlier, higher) values anyway.
      */
-    Long readyAt(Object item) {
+    boolean covers(Object item, long readyAt, int priority) {
         Entry<T> e = byItem.get(item);
-        return e == null ? null : e.readyAt;
+        return e != null && e.readyAt - readyAt <= 0 && e.priority >= priority;
     }
 
     boolean isEmpty() {
@@ -86,8 +97,8 @@ final class WaitingHeap<T> {
         return heap.get(0).readyAt;
     }
 
-    /** Removes and returns the earliest item; the heap must not be empty. */
-    T poll() {
+    /** Removes and returns the earliest entry; the heap must not be empty. */
+    Entry<T> poll() {
         Entry<T> head = heap.get(0);
         Entry<T> last = heap.remove(heap.size() - 1);
         if (last != head) {
@@ -96,7 +107,7 @@ final class WaitingHeap<T> {
             siftDown(0);
         }
         byItem.remove(head.item);
-        return head.item;
+        return head;
     }
 
     void clear() {

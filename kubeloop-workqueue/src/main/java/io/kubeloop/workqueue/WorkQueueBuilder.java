@@ -2,11 +2,13 @@ package io.kubeloop.workqueue;
 
 import io.kubeloop.clock.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Builds a {@link WorkQueue}, {@link DelayingQueue} or {@link RateLimitingQueue}. Get one from
+ * Builds a {@link WorkQueue}, {@link DelayingQueue}, {@link RateLimitingQueue} or {@link PriorityWorkQueue}.
+ * Get one from
  * {@link WorkQueue#builder()}:
  *
  * <pre>{@code
@@ -17,7 +19,8 @@ import java.util.concurrent.ThreadFactory;
  * }</pre>
  *
  * <p>Every setting has a default: no name, no metrics, {@link Clock#system()}, the default controller
- * rate limiter on the same clock, and a virtual timer thread named after the queue.
+ * rate limiter on the same clock, a virtual timer thread named after the queue, and (priority queue only)
+ * an aging period of {@link PriorityWorkQueue#DEFAULT_AGING_PERIOD}.
  */
 public final class WorkQueueBuilder<T> {
 
@@ -26,6 +29,7 @@ public final class WorkQueueBuilder<T> {
     private MeterRegistry meterRegistry;
     private RateLimiter<T> rateLimiter;
     private ThreadFactory timerThreadFactory;
+    private Duration agingPeriod = PriorityWorkQueue.DEFAULT_AGING_PERIOD;
 
     WorkQueueBuilder() {}
 
@@ -62,6 +66,24 @@ public final class WorkQueueBuilder<T> {
         return this;
     }
 
+    /**
+     * The priority queue's aging period: an item ready for this long is handed out ahead of newer
+     * higher-priority items (the anti-starvation bound of {@link PriorityWorkQueue}); default
+     * {@link PriorityWorkQueue#DEFAULT_AGING_PERIOD}. Shorter is fairer, longer favours priorities more; a
+     * very long period (days) is controller-runtime's behaviour, with its starvation. Used only by
+     * {@link #buildPriority()}.
+     *
+     * @throws IllegalArgumentException if {@code agingPeriod} is zero or negative
+     */
+    public WorkQueueBuilder<T> agingPeriod(Duration agingPeriod) {
+        Objects.requireNonNull(agingPeriod, "agingPeriod");
+        if (agingPeriod.isNegative() || agingPeriod.isZero()) {
+            throw new IllegalArgumentException("agingPeriod must be positive, was " + agingPeriod);
+        }
+        this.agingPeriod = agingPeriod;
+        return this;
+    }
+
     /** A plain work queue. */
     public WorkQueue<T> build() {
         return create();
@@ -77,13 +99,34 @@ public final class WorkQueueBuilder<T> {
         return create();
     }
 
+    /**
+     * A rate-limiting queue that hands out higher priorities first, with aging so that no priority starves;
+     * see {@link PriorityWorkQueue}.
+     */
+    public PriorityWorkQueue<T> buildPriority() {
+        return new DefaultPriorityWorkQueue<>(
+                name,
+                clock,
+                limiter(),
+                meterRegistry,
+                timerThreads(),
+                ItemExponentialFailureRateLimiter.saturatedNanos(agingPeriod));
+    }
+
     private DefaultWorkQueue<T> create() {
-        RateLimiter<T> limiter = rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
-        ThreadFactory threads = timerThreadFactory != null
+        return new DefaultWorkQueue<>(
+                name, clock, limiter(), meterRegistry, timerThreads(), new FifoReadyList<>(), false);
+    }
+
+    private RateLimiter<T> limiter() {
+        return rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
+    }
+
+    private ThreadFactory timerThreads() {
+        return timerThreadFactory != null
                 ? timerThreadFactory
                 : Thread.ofVirtual()
                         .name("workqueue-" + (name.isEmpty() ? "unnamed" : name) + "-timer")
                         .factory();
-        return new DefaultWorkQueue<>(name, clock, limiter, meterRegistry, threads);
     }
 }
