@@ -139,13 +139,19 @@ class WorkQueueConcurrencyTest {
     // ------------------------------------------------------------------------------------------------
     // 1. Many producers × many workers
 
+    /** Priorities the producers pick from for a priority queue; a plain queue gets plain adds. */
+    private static final int[] PRIORITIES = {PriorityWorkQueue.LOW_PRIORITY, 0, 0, 7};
+
     static Stream<Arguments> producersAndWorkers() {
         List<Arguments> args = new ArrayList<>();
         for (Kind kind : Kind.values()) {
-            args.add(Arguments.of(kind, 4, 2, 300, 20_000));
-            args.add(Arguments.of(kind, 8, 8, 300, 20_000));
-            args.add(Arguments.of(kind, 4, 4, 8, 20_000)); // a few hot keys: short queue, maximal contention
-            args.add(Arguments.of(kind, 6, 4, 20_000, 20_000)); // every add a distinct key
+            args.add(Arguments.of(kind, 4, 2, 300, 20_000, false));
+            args.add(Arguments.of(kind, 8, 8, 300, 20_000, false));
+            args.add(Arguments.of(kind, 4, 4, 8, 20_000, false)); // a few hot keys: short queue, maximal contention
+            args.add(Arguments.of(kind, 6, 4, 20_000, 20_000, false)); // every add a distinct key
+            // The priority queue, with random priorities and an aging period short enough to interleave.
+            args.add(Arguments.of(kind, 4, 4, 300, 20_000, true));
+            args.add(Arguments.of(kind, 4, 4, 8, 20_000, true));
         }
         return args.stream();
     }
@@ -155,17 +161,19 @@ class WorkQueueConcurrencyTest {
      * ordered after that add by the queue's lock sees at least that version. Workers check single-flight
      * with an in-flight map, record the highest version seen at the start of processing, and count hand-outs.
      * After a drain, every key's highest version seen is its final version (no add lost), and no key was
-     * handed out more often than it was added (no duplicate hand-out).
+     * handed out more often than it was added (no duplicate hand-out). The same holds for a priority queue
+     * whose producers add at random priorities.
      */
-    @ParameterizedTest(name = "{0}: {1} producers x {2} workers, {3} keys, {4} adds")
+    @ParameterizedTest(name = "{0}: {1} producers x {2} workers, {3} keys, {4} adds, priority queue {5}")
     @MethodSource("producersAndWorkers")
     void manyProducersAndWorkersLoseNothingAndNeverShareAKey(
-            Kind kind, int producers, int workers, int keySpace, int totalAdds) throws Exception {
+            Kind kind, int producers, int workers, int keySpace, int totalAdds, boolean priorityQueue)
+            throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        WorkQueue<String> queue = WorkQueue.<String>builder()
-                .name("concurrency")
-                .meterRegistry(registry)
-                .build();
+        WorkQueueBuilder<String> builder =
+                WorkQueue.<String>builder().name("concurrency").meterRegistry(registry);
+        WorkQueue<String> queue =
+                priorityQueue ? builder.agingPeriod(Duration.ofMillis(1)).buildPriority() : builder.build();
         String[] keys = keys(keySpace);
         Map<String, Integer> index = indexOf(keys);
         AtomicIntegerArray version = new AtomicIntegerArray(keySpace);
@@ -222,7 +230,12 @@ class WorkQueueConcurrencyTest {
                     for (int j = 0; j < count; j++) {
                         int i = distinct ? producer * perProducer + j : random.nextInt(keySpace);
                         version.incrementAndGet(i); // before add: see the class comment
-                        queue.add(new String(keys[i])); // an equal, not identical, key
+                        String key = new String(keys[i]); // an equal, not identical, key
+                        if (queue instanceof PriorityWorkQueue<String> pq) {
+                            pq.add(key, PRIORITIES[random.nextInt(PRIORITIES.length)]);
+                        } else {
+                            queue.add(key);
+                        }
                         if ((j & 63) == 0) {
                             maxLen.accumulateAndGet(queue.len(), Math::max);
                             Thread.yield(); // lets virtual producers and workers interleave on few carriers
