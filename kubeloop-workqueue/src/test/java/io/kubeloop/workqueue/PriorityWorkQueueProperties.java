@@ -3,8 +3,6 @@ package io.kubeloop.workqueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,7 +63,7 @@ class PriorityWorkQueueProperties {
 
         /** Insertion-ordered so that DoneHeld(i) is deterministic. */
         final Map<String, Item> items = new LinkedHashMap<>();
-        /** key → {readyAt, priority, seq}. */
+        /** key → {readyAt, seq, priority}. */
         final Map<String, long[]> waiting = new HashMap<>();
 
         long now;
@@ -162,12 +160,12 @@ class PriorityWorkQueueProperties {
             long readyAt = now + delayNanos;
             long[] e = waiting.get(k);
             if (e == null) {
-                waiting.put(k, new long[] {readyAt, p, seq++});
+                waiting.put(k, new long[] {readyAt, seq++, p});
             } else {
-                e[1] = Math.max(e[1], p);
+                e[2] = Math.max(e[2], p);
                 if (readyAt < e[0]) {
                     e[0] = readyAt;
-                    e[2] = seq++;
+                    e[1] = seq++;
                 }
             }
         }
@@ -175,18 +173,8 @@ class PriorityWorkQueueProperties {
         /** Advances time; returns true if some waiting item became ready (and was added). */
         boolean step(long nanos) {
             now += nanos;
-            List<Map.Entry<String, long[]>> due = new ArrayList<>();
-            for (Map.Entry<String, long[]> e : waiting.entrySet()) {
-                if (e.getValue()[0] <= now) {
-                    due.add(e);
-                }
-            }
-            due.sort(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
-                    .thenComparingLong(e -> e.getValue()[2]));
-            for (Map.Entry<String, long[]> e : due) {
-                waiting.remove(e.getKey());
-                add(e.getKey(), (int) e.getValue()[1]);
-            }
+            List<Map.Entry<String, long[]>> due = WorkQueueProperties.Model.takeDue(waiting, now);
+            due.forEach(e -> add(e.getKey(), (int) e.getValue()[2]));
             return !due.isEmpty();
         }
 

@@ -149,18 +149,27 @@ class WorkQueueProperties {
         /** Advances time; returns true if some waiting item became ready (and was added). */
         boolean step(long nanos) {
             now += nanos;
-            List<Map.Entry<String, long[]>> ready = new ArrayList<>();
-            for (Map.Entry<String, long[]> e : waiting.entrySet()) {
-                if (e.getValue()[0] <= now) {
-                    ready.add(e);
-                }
-            }
-            ready.sort(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
-                    .thenComparingLong(e -> e.getValue()[1]));
-            List<String> keys = ready.stream().map(Map.Entry::getKey).toList();
-            keys.forEach(waiting::remove);
+            List<String> keys =
+                    takeDue(waiting, now).stream().map(Map.Entry::getKey).toList();
             keys.forEach(this::add);
             return !keys.isEmpty();
+        }
+
+        /**
+         * The waiting heap's hand-over: removes the entries of {@code waiting} (key → {readyAt, seq, …}) that are
+         * ready at {@code now} and returns them in the order the timer adds them, by ready time, then by seq.
+         */
+        static List<Map.Entry<String, long[]>> takeDue(Map<String, long[]> waiting, long now) {
+            List<Map.Entry<String, long[]>> due = new ArrayList<>();
+            for (Map.Entry<String, long[]> e : waiting.entrySet()) {
+                if (e.getValue()[0] <= now) {
+                    due.add(e);
+                }
+            }
+            due.sort(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
+                    .thenComparingLong(e -> e.getValue()[1]));
+            due.forEach(e -> waiting.remove(e.getKey()));
+            return due;
         }
 
         /** ItemExponentialFailureRateLimiter(1 s, 8 s): records a failure and returns the delay in nanos. */
