@@ -3,6 +3,7 @@ package io.kubeloop.controller;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.controller.internal.events.EventBroadcaster;
 import io.kubeloop.informer.InformerKey;
 import io.kubeloop.informer.SharedInformerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,6 +39,8 @@ public final class Manager implements AutoCloseable {
     private final Clock clock;
     private final Duration cacheSyncTimeout;
     private final Duration gracefulShutdownTimeout;
+    /** Behind every {@link #eventRecorder}; its writer thread starts with the first recorder. */
+    private final EventBroadcaster events;
 
     /** In the order added; started in that order, stopped in reverse. */
     private final List<ManagedRunnable> runnables = new CopyOnWriteArrayList<>();
@@ -58,6 +61,7 @@ public final class Manager implements AutoCloseable {
         this.informers = factory.build();
         this.cacheSyncTimeout = b.cacheSyncTimeout;
         this.gracefulShutdownTimeout = b.gracefulShutdownTimeout;
+        this.events = new EventBroadcaster(client, clock, meterRegistry);
     }
 
     public static Builder builder(KubernetesClient client) {
@@ -95,6 +99,16 @@ public final class Manager implements AutoCloseable {
     /** Reserves a controller name; false when a controller of this manager has it already. */
     boolean claimControllerName(String name) {
         return controllerNames.add(name);
+    }
+
+    /**
+     * The {@link EventRecorder} of {@code component} (the Events' {@code source.component}), one per name, shared;
+     * usable before {@link #start()}, on leaders and followers alike, until {@link #close()}.
+     *
+     * @throws IllegalArgumentException if {@code component} is not a qualified name such as {@code my-controller}
+     */
+    public EventRecorder eventRecorder(String component) {
+        return events.recorderFor(component);
     }
 
     /** Adds a runnable, started with the manager (or at once if the manager runs, subject to leader election). */
@@ -137,6 +151,7 @@ public final class Manager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            events.close(gracefulShutdownTimeout); // events recorded while stopping still get their try
             informers.shutdown();
         }
     }
