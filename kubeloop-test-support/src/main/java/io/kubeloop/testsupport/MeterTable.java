@@ -99,18 +99,19 @@ public final class MeterTable {
             assertThat(doc.tags()).as("tags of %s", doc.micrometerName()).isEqualTo(code.tags());
             List<String> series = new ArrayList<>();
             if (doc.type().equals("timer")) { // a summary, or with buckets a histogram
-                series.add(doc.prometheusName() + "_count{");
-                series.add(doc.prometheusName() + "_sum{");
+                series.add(doc.prometheusName() + "_count");
+                series.add(doc.prometheusName() + "_sum");
                 if (doc.histogram()) {
-                    series.add(doc.prometheusName() + "_bucket{");
+                    series.add(doc.prometheusName() + "_bucket");
                 }
             } else {
-                series.add(doc.prometheusName() + "{");
+                series.add(doc.prometheusName());
             }
             for (String s : series) {
+                // a series with labels ("name{"), or of a meter without tags ("name 0.0")
                 assertThat(scrape)
                         .as("Prometheus renders %s as %s", doc.micrometerName(), doc.prometheusName())
-                        .containsPattern("(?m)^" + Pattern.quote(s));
+                        .containsPattern("(?m)^" + Pattern.quote(s) + "[{ ]");
             }
         }
     }
