@@ -286,14 +286,16 @@ class EventRecorderIT {
     }
 
     @Test
-    void closeWritesWhatIsQueuedAndStopsTheWriter() {
+    void closeWritesWhatIsQueuedAndStopsTheWriter(@TempDir Path dir) throws Exception {
         ConfigMap cm = configMap("last-words");
+        assertThat(threadDump(dir)).contains("\"kubeloop-events\""); // the check below can see the writer
         recorder.event(cm, EventRecorder.NORMAL, "Stopping", "shutting down");
 
         manager.close();
         closed = true;
 
         assertThat(about("last-words")).hasSize(1); // written before close returned
+        assertThat(threadDump(dir)).doesNotContain("\"kubeloop-events\"");
         recorder.event(cm, EventRecorder.NORMAL, "TooLate", "after close");
         assertThat(dropped("shutdown")).isEqualTo(1);
     }
@@ -327,6 +329,14 @@ class EventRecorderIT {
     }
 
     // --- helpers
+
+    /** Every thread of the JVM, virtual ones included (which {@code Thread.getAllStackTraces()} leaves out). */
+    private static String threadDump(Path dir) throws java.io.IOException {
+        Path file = dir.resolve("threads-" + System.nanoTime() + ".txt");
+        java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .dumpThreads(file.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+        return java.nio.file.Files.readString(file);
+    }
 
     private PrometheusMeterRegistry onlyEventMeters() {
         PrometheusMeterRegistry own = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

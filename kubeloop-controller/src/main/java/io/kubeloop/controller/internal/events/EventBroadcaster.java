@@ -321,7 +321,7 @@ public final class EventBroadcaster implements AutoCloseable {
         }
         Event event = result.event();
         for (int tries = 1; ; tries++) {
-            Attempt outcome = attempt(recorder, event, result.patch());
+            Attempt outcome = attempt(recorder, event, result.patch(), tries);
             if (outcome != Attempt.RETRY) {
                 return;
             }
@@ -351,7 +351,7 @@ public final class EventBroadcaster implements AutoCloseable {
     }
 
     /** client-go's {@code recordEvent}: patch an event seen before (create it if gone), else create. */
-    private Attempt attempt(Recorder recorder, Event event, String patch) {
+    private Attempt attempt(Recorder recorder, Event event, String patch, int tries) {
         String namespace = event.getMetadata().getNamespace();
         var events = client.resources(Event.class).inNamespace(namespace);
         try {
@@ -379,10 +379,7 @@ public final class EventBroadcaster implements AutoCloseable {
             return Attempt.DONE;
         } catch (KubernetesApiException e) {
             if (e.code() == 429 || e.code() >= 500) {
-                log.warn(
-                        "Unable to write event {}: {} (may retry after sleeping)",
-                        Recorder.describe(event),
-                        e.getMessage());
+                retryable(event, e, tries);
                 return Attempt.RETRY;
             }
             recorder.dropped(DropReason.REJECTED);
@@ -400,12 +397,19 @@ public final class EventBroadcaster implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return Attempt.DONE;
             }
-            log.warn(
-                    "Unable to write event {}: {} (may retry after sleeping)",
-                    Recorder.describe(event),
-                    e.getMessage());
+            retryable(event, e, tries);
             return Attempt.RETRY;
         }
+    }
+
+    private void retryable(Event event, RuntimeException e, int tries) {
+        log.warn(
+                "Unable to write event {}: {} (try {} of {}{})",
+                Recorder.describe(event),
+                e.getMessage(),
+                tries,
+                options.maxTries(),
+                tries < options.maxTries() ? ", will retry" : "");
     }
 
     private static boolean namespaceTerminating(KubernetesApiException e) {
