@@ -2,7 +2,7 @@ package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kubeloop.apiserver.Kubectl.Availability;
+import io.kubeloop.testsupport.Kubectl.Availability;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
