@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *       close deadline, after which the writer is interrupted and the rest are dropped as {@code shutdown}.</li>
  * </ul>
  */
-public final class EventBroadcaster implements AutoCloseable {
+public final class EventBroadcaster {
 
     static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
 
@@ -122,9 +122,6 @@ public final class EventBroadcaster implements AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         this.correlator = new EventCorrelator(clock, options.correlator(), () -> nextSuffix(clock));
         this.queueFullLog = new TokenBucket(0.1, 1, clock);
-        Gauge.builder("kubeloop.events.queue.depth", this, EventBroadcaster::queueDepth)
-                .description("Events recorded and not yet written (at most 1000)")
-                .register(registry);
     }
 
     /**
@@ -148,6 +145,10 @@ public final class EventBroadcaster implements AutoCloseable {
                 throw new IllegalStateException("the manager is closed: no event recorder for " + component);
             }
             if (writer == null) {
+                // registered with the first recorder: a manager that records no events has no event meters
+                Gauge.builder("kubeloop.events.queue.depth", this, EventBroadcaster::queueDepth)
+                        .description("Events recorded and not yet written (at most 1000)")
+                        .register(registry);
                 writer = Thread.ofVirtual().name("kubeloop-events").unstarted(this::run);
                 writer.start();
             }
@@ -195,12 +196,6 @@ public final class EventBroadcaster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Closes with no time for the queued events beyond one try each while the caller waits 5 s. */
-    @Override
-    public void close() {
-        close(Duration.ofSeconds(5));
     }
 
     // --- the caller's side
