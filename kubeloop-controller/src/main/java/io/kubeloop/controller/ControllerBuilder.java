@@ -1,7 +1,6 @@
 package io.kubeloop.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.kubeloop.controller.internal.controller.DroppedKeyEvents;
 import io.kubeloop.controller.internal.controller.EventSource;
 import io.kubeloop.controller.internal.controller.ReconcileController;
 import io.kubeloop.model.ResourceType;
@@ -222,7 +221,9 @@ public final class ControllerBuilder<T extends HasMetadata> {
                 manager.informerFactory(),
                 manager.clock(),
                 manager.meterRegistry(),
-                DroppedKeyEvents.NONE);
+                // the recorder is made at the first drop: a controller that never gives up starts no event writer
+                (regarding, reason, message) ->
+                        manager.eventRecorder(n).event(regarding, EventRecorder.WARNING, reason, message));
         manager.add(controller);
         return controller;
     }

@@ -103,9 +103,9 @@ public final class Manager implements AutoCloseable {
 
     /**
      * The {@link EventRecorder} of {@code component} (the Events' {@code source.component}), one per name, shared;
-     * usable before {@link #start()}, on leaders and followers alike, until {@link #close()}.
+     * usable before {@link #start()}, on leaders and followers alike; after {@link #close()} its events are dropped.
      *
-     * @throws IllegalArgumentException if {@code component} is not a qualified name such as {@code my-controller}
+     * @throws IllegalArgumentException if {@code component} is empty, or holds blanks or control characters
      */
     public EventRecorder eventRecorder(String component) {
         return events.recorderFor(component);

@@ -277,12 +277,35 @@ class EventRecorderIT {
     }
 
     @Test
+    void aControllerThatGivesUpOnAKeyRecordsAWarningEvent() throws Exception {
+        manager.newControllerFor(ConfigMap.class).named("picky").maxRetries(0).complete(request -> {
+            if (request.name().equals("given-up")) {
+                throw new IllegalStateException("always fails");
+            }
+            return Result.done();
+        });
+        manager.informerFactory().start();
+        TestThreads.eventually()
+                .until(() ->
+                        manager.informerFactory().informerFor(ConfigMap.class).hasSynced());
+        manager.start();
+
+        configMap("given-up");
+
+        Event e = awaitEvents("given-up", 1).get(0);
+        assertThat(e.getType()).isEqualTo("Warning");
+        assertThat(e.getReason()).isEqualTo("ReconcileRetriesExhausted");
+        assertThat(e.getMessage()).contains("given-up", "picky");
+        assertThat(e.getSource().getComponent()).isEqualTo("picky");
+    }
+
+    @Test
     void recordersAreSharedPerComponentAndCheckTheName() {
         assertThat(manager.eventRecorder(COMPONENT)).isSameAs(recorder);
         assertThat(manager.eventRecorder("example.com/other")).isNotSameAs(recorder);
         assertThatThrownBy(() -> manager.eventRecorder("not a name"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("\"not a name\" is not a qualified name");
+                .hasMessageContaining("\"not a name\" must be 1 to 253 characters without blanks");
     }
 
     @Test
@@ -297,7 +320,9 @@ class EventRecorderIT {
         assertThat(about("last-words")).hasSize(1); // written before close returned
         assertThat(threadDump(dir)).doesNotContain("\"kubeloop-events\"");
         recorder.event(cm, EventRecorder.NORMAL, "TooLate", "after close");
-        assertThat(dropped("shutdown")).isEqualTo(1);
+        manager.eventRecorder(COMPONENT).event(cm, EventRecorder.NORMAL, "TooLate", "after close");
+        assertThat(dropped("shutdown")).isEqualTo(2);
+        assertThat(threadDump(dir)).doesNotContain("\"kubeloop-events\""); // asking for a recorder started nothing
     }
 
     @Test

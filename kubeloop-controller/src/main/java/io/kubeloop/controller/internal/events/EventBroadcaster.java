@@ -77,9 +77,8 @@ public final class EventBroadcaster {
         static final Options DEFAULTS = new Options(1000, 12, Duration.ofSeconds(10), EventCorrelator.Options.DEFAULTS);
     }
 
-    /** kube's qualified name (the API server validates {@code reportingComponent} as one). */
-    private static final Pattern QUALIFIED_NAME = Pattern.compile(
-            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+    /** What a component name may hold: no blanks or control characters (it is shown in kubectl's SOURCE column). */
+    private static final Pattern COMPONENT = Pattern.compile("[^\\s\\p{Cntrl}]{1,253}");
 
     /** Unique name suffixes across the JVM: client-go's Unix nanoseconds, made strictly increasing. */
     private static final AtomicLong LAST_SUFFIX = new AtomicLong();
@@ -109,6 +108,8 @@ public final class EventBroadcaster {
     private Thread writer;
     /** Guarded by {@code lock}. */
     private boolean writerDone;
+    /** Guarded by {@code lock}: the writer holds an event it has not finished with. */
+    private boolean writing;
 
     /** Recorders of {@code client}'s server, on {@code clock}, with client-go's numbers. */
     public EventBroadcaster(KubernetesClient client, Clock clock, MeterRegistry registry) {
@@ -126,25 +127,21 @@ public final class EventBroadcaster {
 
     /**
      * The recorder of {@code component} (the Event's {@code source.component} and {@code reportingComponent}),
-     * the same one for the same name.
+     * the same one for the same name. After {@link #close} it still returns one, whose events are dropped (and
+     * counted as {@code shutdown}).
      *
-     * @throws IllegalArgumentException if {@code component} is not a qualified name ({@code my-controller},
-     *     {@code example.com/my-controller}), which the API server would refuse in every Event
-     * @throws IllegalStateException if this broadcaster is closed
+     * @throws IllegalArgumentException if {@code component} is empty, longer than 253 characters, or holds blanks or
+     *     control characters
      */
     public EventRecorder recorderFor(String component) {
         Objects.requireNonNull(component, "component");
-        if (component.length() > 316 || !QUALIFIED_NAME.matcher(component).matches()) {
+        if (!COMPONENT.matcher(component).matches()) {
             throw new IllegalArgumentException("event recorder component \"" + component
-                    + "\" is not a qualified name (letters, digits, '-', '_', '.', optionally prefixed by a DNS"
-                    + " subdomain and '/', e.g. \"my-controller\" or \"example.com/my-controller\")");
+                    + "\" must be 1 to 253 characters without blanks or control characters, e.g. \"my-controller\"");
         }
         lock.lock();
         try {
-            if (closing) {
-                throw new IllegalStateException("the manager is closed: no event recorder for " + component);
-            }
-            if (writer == null) {
+            if (writer == null && !closing) {
                 // registered with the first recorder: a manager that records no events has no event meters
                 Gauge.builder("kubeloop.events.queue.depth", this, EventBroadcaster::queueDepth)
                         .description("Events recorded and not yet written (at most 1000)")
@@ -180,6 +177,12 @@ public final class EventBroadcaster {
             if (writerDone) {
                 return;
             }
+            if (writing || !queue.isEmpty()) {
+                log.warn(
+                        "Event writer did not finish within {}; dropping the {} event(s) still queued",
+                        timeout,
+                        queue.size() + (writing ? 1 : 0));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -188,8 +191,7 @@ public final class EventBroadcaster {
         if (w == null) {
             return;
         }
-        log.warn("Event writer did not finish within {}; dropping the events still queued", timeout);
-        w.interrupt();
+        w.interrupt(); // an idle writer is on its way out already; a busy one stops now
         try {
             // bounded: an interrupted request ends at once, and the rest of the queue is only counted
             w.join(Duration.ofSeconds(5));
@@ -263,6 +265,7 @@ public final class EventBroadcaster {
                         work.await();
                     }
                     next = queue.pollFirst();
+                    writing = next != null;
                 } finally {
                     lock.unlock();
                 }
@@ -279,6 +282,13 @@ public final class EventBroadcaster {
                     // a defect here must not end the one thread every recorder depends on
                     next.recorder().dropped(DropReason.REJECTED);
                     log.error("Unable to write event {} (will not retry)", Recorder.describe(next.event()), e);
+                } finally {
+                    lock.lock();
+                    try {
+                        writing = false;
+                    } finally {
+                        lock.unlock();
+                    }
                 }
             }
         } catch (InterruptedException e) {
