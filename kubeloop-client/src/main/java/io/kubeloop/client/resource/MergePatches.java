@@ -10,12 +10,19 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code after}. Members of {@code after} that are new or different are in the patch (objects recursively, every
  * other value, lists included, whole); members of {@code before} missing from {@code after} are {@code null}.
  * A merge patch cannot set a member to JSON {@code null} (that deletes it), which fabric8's model never writes.
+ *
+ * <pre>{@code
+ * JsonMapper json = Decoding.standard().mapper();
+ * ObjectNode patch = MergePatches.diff(json.valueToTree(before), json.valueToTree(after));
+ * configMaps.patch("settings", PatchType.MERGE, json.writeValueAsString(patch), PatchOptions.none());
+ * }</pre>
  */
-final class MergePatches {
+public final class MergePatches {
 
     private MergePatches() {}
 
-    static ObjectNode diff(ObjectNode before, ObjectNode after) {
+    /** The merge patch from {@code before} to {@code after}; empty when they are equal. Neither is changed. */
+    public static ObjectNode diff(ObjectNode before, ObjectNode after) {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         for (Map.Entry<String, JsonNode> member : after.properties()) {
             JsonNode old = before.get(member.getKey());

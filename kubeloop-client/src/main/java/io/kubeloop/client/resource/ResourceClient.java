@@ -346,7 +346,26 @@ public final class ResourceClient<T extends HasMetadata> {
     public T patch(String name, PatchType patchType, String body, PatchOptions options) {
         Objects.requireNonNull(patchType, "patchType");
         Objects.requireNonNull(body, "body");
-        return sendPatch(requireNamespace("patch"), name, patchType, body.getBytes(StandardCharsets.UTF_8), options);
+        return sendPatch(
+                requireNamespace("patch"), name, "", patchType, body.getBytes(StandardCharsets.UTF_8), options);
+    }
+
+    /**
+     * Patches the {@code status} subresource of object {@code name} with {@code body} in the {@code patchType}
+     * format: as {@link #patch}, but only the status changes (the server ignores the rest), and a type without a
+     * status subresource answers 404 ({@link NotFoundException}). {@link PatchType#APPLY} needs
+     * {@code options.fieldManager()}; {@link #serverSideApplyStatus} builds that body from an object.
+     */
+    public T patchStatus(String name, PatchType patchType, String body, PatchOptions options) {
+        Objects.requireNonNull(patchType, "patchType");
+        Objects.requireNonNull(body, "body");
+        return sendPatch(
+                requireNamespace("patchStatus"),
+                name,
+                "/status",
+                patchType,
+                body.getBytes(StandardCharsets.UTF_8),
+                options);
     }
 
     /**
@@ -397,7 +416,7 @@ public final class ResourceClient<T extends HasMetadata> {
         if (resourceVersion != null) {
             patch.withObjectProperty("metadata").put("resourceVersion", resourceVersion);
         }
-        return sendPatch(ns, name, PatchType.MERGE, mapper.writeValueAsBytes(patch), PatchOptions.none());
+        return sendPatch(ns, name, "", PatchType.MERGE, mapper.writeValueAsBytes(patch), PatchOptions.none());
     }
 
     /**
@@ -417,6 +436,19 @@ public final class ResourceClient<T extends HasMetadata> {
      * @return the object as stored after the apply
      */
     public T serverSideApply(T object, String fieldManager, boolean force) {
+        return apply(object, fieldManager, force, "");
+    }
+
+    /**
+     * Server-side apply of {@code object}'s {@code status} by {@code fieldManager}, through the status subresource:
+     * as {@link #serverSideApply}, but only the status fields the object holds are applied and owned (the rest of
+     * the body only names the object). The object must exist.
+     */
+    public T serverSideApplyStatus(T object, String fieldManager, boolean force) {
+        return apply(object, fieldManager, force, "/status");
+    }
+
+    private T apply(T object, String fieldManager, boolean force, String subresource) {
         if (fieldManager == null || fieldManager.isBlank()) {
             throw new IllegalArgumentException("serverSideApply needs a fieldManager (who owns the fields), was "
                     + (fieldManager == null ? "null" : "\"" + fieldManager + "\""));
@@ -440,12 +472,14 @@ public final class ResourceClient<T extends HasMetadata> {
         return sendPatch(
                 ns,
                 name,
+                subresource,
                 PatchType.APPLY,
                 mapper.writeValueAsBytes(body),
                 PatchOptions.apply(fieldManager).withForce(force));
     }
 
-    private T sendPatch(String ns, String name, PatchType patchType, byte[] body, PatchOptions options) {
+    private T sendPatch(
+            String ns, String name, String subresource, PatchType patchType, byte[] body, PatchOptions options) {
         Objects.requireNonNull(options, "options");
         if (patchType == PatchType.APPLY && options.fieldManager() == null) {
             throw new IllegalArgumentException("an apply patch needs a fieldManager: PatchOptions.apply(manager)");
@@ -458,7 +492,8 @@ public final class ResourceClient<T extends HasMetadata> {
         if (options.force()) {
             q.add("force", "true");
         }
-        return transport.send("PATCH", objectPath(ns, name, "") + q, patchType.contentType(), body, this::readObject);
+        return transport.send(
+                "PATCH", objectPath(ns, name, subresource) + q, patchType.contentType(), body, this::readObject);
     }
 
     /** Deletes {@code name} with the default options. */
