@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.controller.internal.events.EventBroadcaster;
+import io.kubeloop.controller.internal.client.CachingControllerClient;
 import io.kubeloop.informer.InformerKey;
 import io.kubeloop.informer.SharedInformerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,6 +42,7 @@ public final class Manager implements AutoCloseable {
     private final Duration gracefulShutdownTimeout;
     /** Behind every {@link #eventRecorder}; its writer thread starts with the first recorder. */
     private final EventBroadcaster events;
+    private final ControllerClient controllerClient;
 
     /** In the order added; started in that order, stopped in reverse. */
     private final List<ManagedRunnable> runnables = new CopyOnWriteArrayList<>();
@@ -62,6 +64,14 @@ public final class Manager implements AutoCloseable {
         this.cacheSyncTimeout = b.cacheSyncTimeout;
         this.gracefulShutdownTimeout = b.gracefulShutdownTimeout;
         this.events = new EventBroadcaster(client, clock, meterRegistry);
+        this.controllerClient = new CachingControllerClient(
+                client,
+                informers,
+                b.namespace,
+                clock,
+                cacheSyncTimeout,
+                b.failOnMissingInformer,
+                b.readYourOwnWrites ? b.readYourOwnWritesTimeout : null);
     }
 
     public static Builder builder(KubernetesClient client) {
@@ -71,6 +81,23 @@ public final class Manager implements AutoCloseable {
     /** The client that talks to the API server (writes, and reads that must not come from the cache). */
     public KubernetesClient kubernetesClient() {
         return client;
+    }
+
+    /**
+     * The client for reconcilers: reads from this manager's informer cache (copies; read-only forms without
+     * copying), writes to the API server. See {@link ControllerClient}.
+     */
+    public ControllerClient client() {
+        return controllerClient;
+    }
+
+    /**
+     * Reads the API server itself, never the cache: for the rare read that must see the server's current state
+     * (checking the cache against the server, a decision that a stale read would make wrong). Costs a request per
+     * call. The same reader as {@code client().apiReader()}.
+     */
+    public ObjectReader apiReader() {
+        return controllerClient.apiReader();
     }
 
     /** The shared informer factory: every controller's informers come from it, one per type. */
@@ -164,6 +191,9 @@ public final class Manager implements AutoCloseable {
         private String namespace;
         private Duration cacheSyncTimeout = Duration.ofMinutes(2);
         private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+        private boolean failOnMissingInformer;
+        private boolean readYourOwnWrites;
+        private Duration readYourOwnWritesTimeout = Duration.ofSeconds(5);
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -196,6 +226,36 @@ public final class Manager implements AutoCloseable {
         /** How long {@link #close()} lets in-flight reconciles finish (default 30 s, as controller-runtime). */
         public Builder gracefulShutdownTimeout(Duration timeout) {
             this.gracefulShutdownTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Whether a {@link #client()} read of a type no controller watches fails at once (true) instead of starting
+         * an informer for the type and waiting for it to sync (default false, as controller-runtime's
+         * {@code ReaderFailOnMissingInformer}).
+         */
+        public Builder failOnMissingInformer(boolean fail) {
+            this.failOnMissingInformer = fail;
+            return this;
+        }
+
+        /**
+         * Whether a {@link #client()} read of an object the client wrote waits until the cache holds that write
+         * (default false: such a read may return the state before the write). Bounded by
+         * {@link #readYourOwnWritesTimeout}.
+         */
+        public Builder readYourOwnWrites(boolean enabled) {
+            this.readYourOwnWrites = enabled;
+            return this;
+        }
+
+        /** How long a read waits for the cache to hold the client's own write (default 5 s, on the clock). */
+        public Builder readYourOwnWritesTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("readYourOwnWritesTimeout must not be negative, was " + timeout);
+            }
+            this.readYourOwnWritesTimeout = timeout;
             return this;
         }
 
