@@ -240,7 +240,12 @@ class ControllerClientReadsIT {
                 .client();
 
         assertThat(keys(cc.list(ConfigMap.class, ""))).allMatch(k -> k.startsWith(ns + "/"));
-        assertThat(cc.get(ConfigMap.class, "default", "kube-root-ca.crt")).isEmpty();
+        assertThatThrownBy(() -> cc.get(ConfigMap.class, "default", "kube-root-ca.crt"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("of namespace " + ns + " only")
+                .hasMessageContaining("apiReader()");
+        assertThatThrownBy(() -> cc.list(ConfigMap.class, "default")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(cc.apiReader().list(ConfigMap.class, "default")).isNotNull();
     }
 
     @Test

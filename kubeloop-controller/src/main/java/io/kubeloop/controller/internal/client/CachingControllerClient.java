@@ -73,6 +73,7 @@ public final class CachingControllerClient implements ControllerClient {
         Objects.requireNonNull(namespace, "namespace (\"\" for a cluster-scoped object)");
         Objects.requireNonNull(name, "name");
         CachedTypes.Cached<T> cached = cache.synced(type);
+        requireCovered(cached, namespace);
         String key = cached.resource.namespaced()
                 ? namespace.isEmpty() ? requireNamespace(cached) : namespace + "/" + name
                 : name;
@@ -80,6 +81,18 @@ public final class CachingControllerClient implements ControllerClient {
             ownWrites.awaitObject(cached, key);
         }
         return cached.informer.indexer().getByKey(key);
+    }
+
+    /**
+     * A manager limited to one namespace caches only that namespace: reading another from the cache would answer
+     * "nothing there" when the truth is "not looked at" (controller-runtime refuses such a read too).
+     */
+    private static void requireCovered(CachedTypes.Cached<?> cached, String namespace) {
+        if (!namespace.isEmpty() && !cached.covers(namespace)) {
+            throw new IllegalArgumentException("the manager caches " + cached.resource.qualifiedName()
+                    + " of namespace " + cached.namespace + " only, not of " + namespace
+                    + ": read other namespaces with apiReader()");
+        }
     }
 
     private static String requireNamespace(CachedTypes.Cached<?> cached) {
@@ -101,6 +114,7 @@ public final class CachingControllerClient implements ControllerClient {
         Objects.requireNonNull(fields, "fields");
         CachedTypes.Cached<T> cached = cache.synced(type);
         FieldSelector converted = FieldSelectors.convert(cached.resource, fields);
+        requireCovered(cached, namespace);
         String ns = cached.resource.namespaced() ? namespace : "";
         if (ownWrites != null) {
             ownWrites.awaitList(cached, ns);
@@ -134,6 +148,7 @@ public final class CachingControllerClient implements ControllerClient {
                     + "): add it with manager.informerFactory().informerFor(" + type.getSimpleName()
                     + ".class).addIndexers(...)");
         }
+        requireCovered(cached, namespace);
         String ns = cached.resource.namespaced() ? namespace : "";
         if (ownWrites != null) {
             ownWrites.awaitList(cached, ns);
