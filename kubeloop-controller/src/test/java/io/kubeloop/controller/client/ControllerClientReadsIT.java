@@ -263,8 +263,15 @@ class ControllerClientReadsIT {
                 started(client, Manager.builder(client), ConfigMap.class).client();
         assertThat(manager.informerFactory().informers().keySet()).noneMatch(k -> k.objectType() == Secret.class);
 
-        assertThat(cc.get(Secret.class, ns, "s")).isPresent();
-        assertThat(cc.list(Secret.class, ns)).hasSize(1);
+        String firstRead =
+                stderrOf(() -> assertThat(cc.get(Secret.class, ns, "s")).isPresent());
+        String secondRead = stderrOf(() -> assertThat(cc.list(Secret.class, ns)).hasSize(1));
+
+        assertThat(firstRead)
+                .contains("INFO io.kubeloop.controller.ControllerClient")
+                .contains("Secret (secrets) is read but no controller watches it: started an informer for it; "
+                        + "it is now cached for every namespace (cluster-wide)");
+        assertThat(secondRead).doesNotContain("started an informer");
 
         assertThat(manager.informerFactory().informers().keySet())
                 .filteredOn(k -> k.objectType() == Secret.class)
@@ -310,6 +317,21 @@ class ControllerClientReadsIT {
         assertThat(Duration.ofNanos(System.nanoTime() - start))
                 .as("a second read fails at once instead of waiting again")
                 .isLessThan(Duration.ofMillis(900));
+    }
+
+    /** What slf4j-simple (which writes to the System.err of the moment) logged while {@code body} ran. */
+    private static String stderrOf(Runnable body) {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            body.run();
+        } finally {
+            System.setErr(original);
+        }
+        String text = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        original.print(text);
+        return text;
     }
 
     private static List<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> objects) {
