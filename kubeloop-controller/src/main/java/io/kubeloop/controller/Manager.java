@@ -230,7 +230,7 @@ public final class Manager implements AutoCloseable {
         }
 
         /**
-         * Whether a {@link #client()} read of a type no controller watches fails at once (true) instead of starting
+         * Whether a {@link Manager#client()} read of a type no controller watches fails at once (true) instead of starting
          * an informer for the type and waiting for it to sync (default false, as controller-runtime's
          * {@code ReaderFailOnMissingInformer}).
          */
@@ -240,7 +240,7 @@ public final class Manager implements AutoCloseable {
         }
 
         /**
-         * Whether a {@link #client()} read of an object the client wrote waits until the cache holds that write
+         * Whether a {@link Manager#client()} read of an object the client wrote waits until the cache holds that write
          * (default false: such a read may return the state before the write). Bounded by
          * {@link #readYourOwnWritesTimeout}.
          */

@@ -128,7 +128,7 @@ class ReadYourOwnWritesIT {
     }
 
     @Test
-    void noEventIsFilteredAChangeByAnotherWriterDuringAStatusWriteArrives(
+    void noEventIsFilteredAnotherWritersChangeRightAfterOurOwnWriteReachesHandlers(
             KubernetesClient kc, Faults faults, @TestNamespace String ns) throws Exception {
         ControllerClient client = client(Manager.builder(kc).readYourOwnWrites(true));
         List<String> seen = new CopyOnWriteArrayList<>();

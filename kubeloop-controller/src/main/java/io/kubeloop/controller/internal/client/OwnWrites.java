@@ -155,19 +155,23 @@ final class OwnWrites {
         if (writes == null || writes.pending.isEmpty()) {
             return;
         }
-        writes.await(key);
+        writes.await(key, clock.nanoTime() + timeout.toNanos());
     }
 
-    /** Waits until the cache holds this client's writes of the type in {@code namespace} ("": all). */
+    /**
+     * Waits until the cache holds this client's writes of the type in {@code namespace} ("": all), at most the
+     * timeout for all of them together.
+     */
     <T extends HasMetadata> void awaitList(CachedTypes.Cached<T> cached, String namespace) {
         @SuppressWarnings("unchecked")
         TypeWrites<T> writes = (TypeWrites<T>) byType.get(cached.type);
         if (writes == null || writes.pending.isEmpty()) {
             return;
         }
+        long deadline = clock.nanoTime() + timeout.toNanos();
         for (String key : writes.pending.keySet()) {
             if (namespace.isEmpty() || Keys.split(key).namespace().equals(namespace)) {
-                writes.await(key);
+                writes.await(key, deadline);
             }
         }
     }
@@ -186,8 +190,7 @@ final class OwnWrites {
             cached.informer.addEventHandler(this);
         }
 
-        void await(String key) {
-            long deadline = clock.nanoTime() + timeout.toNanos();
+        void await(String key, long deadline) {
             lock.lock();
             try {
                 while (true) {
