@@ -3,8 +3,8 @@ package io.kubeloop.controller;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.clock.Clock;
-import io.kubeloop.controller.internal.events.EventBroadcaster;
 import io.kubeloop.controller.internal.client.CachingControllerClient;
+import io.kubeloop.controller.internal.events.EventBroadcaster;
 import io.kubeloop.informer.InformerKey;
 import io.kubeloop.informer.SharedInformerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,6 +42,7 @@ public final class Manager implements AutoCloseable {
     private final Duration gracefulShutdownTimeout;
     /** Behind every {@link #eventRecorder}; its writer thread starts with the first recorder. */
     private final EventBroadcaster events;
+
     private final ControllerClient controllerClient;
 
     /** In the order added; started in that order, stopped in reverse. */
