@@ -190,6 +190,18 @@ public final class KubernetesClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The User-Agent of every request instead of kubeloop's own ({@code kubeloop/0.1.0 (linux/amd64)
+         * kubeloop/1be69f6}): say which program, or which part of it, is calling (client-go's
+         * {@code rest.Config.UserAgent}).
+         *
+         * @throws IllegalArgumentException if it is blank or holds a control character
+         */
+        public Builder userAgent(String userAgent) {
+            transport.userAgent(userAgent);
+            return this;
+        }
+
         public Builder connectTimeout(Duration timeout) {
             transport.connectTimeout(timeout);
             return this;

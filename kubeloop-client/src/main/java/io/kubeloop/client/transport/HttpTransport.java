@@ -90,7 +90,7 @@ public final class HttpTransport implements AutoCloseable {
         this.retryPolicy = b.retryPolicy;
         this.metrics = b.metrics;
         this.clock = b.clock;
-        this.userAgent = BuildInfo.userAgent();
+        this.userAgent = b.userAgent != null ? b.userAgent : BuildInfo.userAgent();
     }
 
     public static Builder builder(ClientConfig config) {
@@ -108,8 +108,9 @@ public final class HttpTransport implements AutoCloseable {
     }
 
     /**
-     * client-go's form, naming the version and the commit kubeloop was built from:
-     * {@code kubeloop/0.1.0 (linux/amd64) kubeloop/1be69f6} ({@code kubeloop/unknown} when built outside git).
+     * The User-Agent of every request: the one given to {@link Builder#userAgent}, else client-go's form, naming the
+     * version and the commit kubeloop was built from: {@code kubeloop/0.1.0 (linux/amd64) kubeloop/1be69f6}
+     * ({@code kubeloop/unknown} when built outside git).
      */
     public String userAgent() {
         return userAgent;
@@ -298,6 +299,8 @@ public final class HttpTransport implements AutoCloseable {
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private ClientMetrics metrics = ClientMetrics.noop();
         private Clock clock = Clock.system();
+        /** Null: kubeloop's own, in client-go's form. */
+        private String userAgent;
 
         private Builder(ClientConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -352,6 +355,23 @@ public final class HttpTransport implements AutoCloseable {
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The User-Agent of every request instead of kubeloop's own (client-go's {@code rest.Config.UserAgent}): say
+         * which program, or which part of it, is calling. An API server that takes a field manager from the
+         * User-Agent takes its first word.
+         *
+         * @throws IllegalArgumentException if it is blank or holds a control character
+         */
+        public Builder userAgent(String userAgent) {
+            Objects.requireNonNull(userAgent, "userAgent");
+            if (userAgent.isBlank() || userAgent.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                throw new IllegalArgumentException("userAgent must be non-blank printable text, was \""
+                        + userAgent.replaceAll("\\p{Cntrl}", "?") + "\"");
+            }
+            this.userAgent = userAgent;
             return this;
         }
 

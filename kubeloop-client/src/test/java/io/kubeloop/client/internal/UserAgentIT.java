@@ -84,6 +84,46 @@ class UserAgentIT {
         assertThat(held.get(30, TimeUnit.SECONDS)).contains("\"name\":\"default\"");
     }
 
+    @Test
+    void aUserAgentOfTheCallersOwnReplacesKubeloopsAndIsWhatAPartitionMatches() throws Exception {
+        try (HttpTransport elector = HttpTransport.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .userAgent("leader-elector-a/1.0")
+                .build()) {
+            assertThat(elector.userAgent()).isEqualTo("leader-elector-a/1.0");
+            server.faults().partition(Duration.ofMinutes(10), "leader-elector-a");
+            // kubeloop's own User-Agent is not held ...
+            assertThat(getDefaultNamespace()).contains("\"name\":\"default\"");
+            // ... the caller's own is.
+            CompletableFuture<String> held = CompletableFuture.supplyAsync(
+                    () -> elector.send(
+                            "GET",
+                            "/api/v1/namespaces/default",
+                            null,
+                            null,
+                            in -> new String(in.readAllBytes(), StandardCharsets.UTF_8)),
+                    async);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> heldByPartition() == 1);
+            assertThat(held).isNotDone();
+            server.faults().clear();
+            assertThat(held.get(30, TimeUnit.SECONDS)).contains("\"name\":\"default\"");
+        }
+    }
+
+    @Test
+    void aBlankOrMultiLineUserAgentIsRefusedByName() {
+        ClientConfig config =
+                ClientConfig.builder().server(server.url().toString()).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> HttpTransport.builder(config).userAgent(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("userAgent");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> HttpTransport.builder(config).userAgent("a\r\nX-Evil: 1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("userAgent must be non-blank printable text, was \"a??X-Evil: 1\"");
+    }
+
     private String getDefaultNamespace() {
         return transport.send(
                 "GET",
