@@ -730,7 +730,7 @@ public final class LeaderElector implements AutoCloseable {
             c.watchdog.cancel();
             c.watchdog = null;
         }
-        log.info("lost leadership of lease {}: {}", description, why);
+        log.info("lost leadership: {} no longer leads lease {}: {}", identity, description, why);
         c.dispatcher.submit("onStoppedLeading", callbacks::onStoppedLeading);
     }
 

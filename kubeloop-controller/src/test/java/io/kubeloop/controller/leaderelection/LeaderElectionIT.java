@@ -138,6 +138,12 @@ class LeaderElectionIT {
         h.stepFor(Duration.ofSeconds(5));
         Candidate cutOff = h.theLeader();
 
+        // The clock started at 2026-01-01T00:00:00Z at nanoTime 0: the renew time is the clock's time of the start
+        // of the last successful renewal.
+        long lastRenewal = Duration.between(
+                        java.time.Instant.parse("2026-01-01T00:00:00Z"),
+                        h.lease().getSpec().getRenewTime().toInstant())
+                .toNanos();
         long partitionedAt = h.fake.nanoTime();
         cutOff.partition(); // its requests hang: renewals time out (5 s each, on the clock)
         h.stepUntil("a new leader", Duration.ofMinutes(1), () -> h.leaders().stream()
@@ -148,6 +154,9 @@ class LeaderElectionIT {
         // renew deadline of it, and before anyone else could start.
         assertThat(cutOff.intervals).hasSize(1);
         assertThat(cutOff.stoppedAt(0) - partitionedAt).isLessThanOrEqualTo(RENEW_DEADLINE);
+        assertThat(cutOff.stoppedAt(0))
+                .as("stopped exactly at the renew deadline after its last renewal started")
+                .isEqualTo(lastRenewal + RENEW_DEADLINE);
         assertThat(next.startedAt(0) - cutOff.stoppedAt(0))
                 .as("margin between the old leader's stop and the new leader's start")
                 .isGreaterThanOrEqualTo(LEASE - RENEW_DEADLINE - RETRY);
@@ -270,6 +279,30 @@ class LeaderElectionIT {
         assertThat(follower.transitions()).isZero();
         // The leader's Lease was not touched by the follower's release.
         assertThat(h.lease().getSpec().getHolderIdentity()).isEqualTo(h.theLeader().identity);
+    }
+
+    @Test
+    void aLeaderThatFindsAnotherHolderStopsAtOnceInsteadOfAtItsRenewDeadline() {
+        Candidate a = h.add("a");
+        h.startAll();
+        assertThat(a.elector.isLeader()).isTrue();
+        // Someone else writes the Lease (an operator of another version, a hand edit): a's next optimistic renewal
+        // gets 409 for its stale resourceVersion, it reads the Lease, and sees a valid lease held by "intruder".
+        h.observer.resources(Lease.class).inNamespace(ElectionHarness.NAMESPACE).edit(ElectionHarness.LEASE, l -> {
+            l.getSpec().setHolderIdentity("intruder");
+            l.getSpec().setRenewTime(java.time.ZonedDateTime.ofInstant(h.fake.now(), java.time.ZoneOffset.UTC));
+            return l;
+        });
+        long editedAt = h.fake.nanoTime();
+        h.stepUntil("the loss", Duration.ofSeconds(10), () -> !a.elector.isLeader());
+        assertThat(a.stoppedAt(0) - editedAt).isLessThanOrEqualTo(RETRY + STEP);
+        assertThat(a.elector.leaderIdentity()).contains("intruder");
+        assertThat(a.newLeaders).containsExactly("a", "intruder");
+        // It respects the intruder's lease until it expires (no renewals come), then takes it back.
+        h.stepUntil("the takeover", Duration.ofSeconds(30), () -> a.elector.isLeader());
+        assertThat(a.startedAt(1) - editedAt).isGreaterThanOrEqualTo(LEASE);
+        assertThat(h.lease().getSpec().getLeaseTransitions()).isEqualTo(1);
+        h.assertNoOverlap();
     }
 
     private boolean campaignWaits(Candidate c) {
