@@ -643,6 +643,9 @@ public final class LeaderElector implements AutoCloseable {
     }
 
     private void failed(String what, RequestFailed e) {
+        if (e.abandoned) {
+            return;
+        }
         if (e.conflict) {
             log.debug("{}: {} (another candidate wrote first: this round is lost)", what, e.getMessage());
             lock.lock();
@@ -769,10 +772,13 @@ public final class LeaderElector implements AutoCloseable {
     private static final class RequestFailed extends Exception {
         private static final long serialVersionUID = 1L;
         final boolean conflict;
+        /** The campaign was stopped while it waited: not a failure of the server's. */
+        final boolean abandoned;
 
-        RequestFailed(String message, Throwable cause, boolean conflict) {
+        RequestFailed(String message, Throwable cause, boolean conflict, boolean abandoned) {
             super(message, cause);
             this.conflict = conflict;
+            this.abandoned = abandoned;
         }
     }
 
@@ -850,12 +856,13 @@ public final class LeaderElector implements AutoCloseable {
                                         ? "timed out after " + Duration.ofNanos(end - start)
                                         : "abandoned: the elector was stopped"),
                         null,
-                        false);
+                        false,
+                        !outcome.timedOut);
             }
             if (outcome.failure != null) {
                 RuntimeException f = outcome.failure;
                 boolean conflict = f instanceof ConflictException || f instanceof AlreadyExistsException;
-                throw new RequestFailed(verb + ": " + f.getMessage(), f, conflict);
+                throw new RequestFailed(verb + ": " + f.getMessage(), f, conflict, false);
             }
             return outcome.value;
         } finally {

@@ -159,7 +159,7 @@ class LeaderElectionIT {
                 .isEqualTo(lastRenewal + RENEW_DEADLINE);
         assertThat(next.startedAt(0) - cutOff.stoppedAt(0))
                 .as("margin between the old leader's stop and the new leader's start")
-                .isGreaterThanOrEqualTo(LEASE - RENEW_DEADLINE - RETRY);
+                .isGreaterThanOrEqualTo(LEASE - RENEW_DEADLINE);
         assertThat(cutOff.masterStatus()).isZero();
         assertThat(cutOff.transitions()).isEqualTo(2.0);
         assertThat(cutOff.elector.status().lastError()).contains("timed out");
