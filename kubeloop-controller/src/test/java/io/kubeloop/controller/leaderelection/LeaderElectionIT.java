@@ -28,6 +28,8 @@ class LeaderElectionIT {
 
     private static final long STEP = ElectionHarness.STEP.toNanos();
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LeaderElectionIT.class);
+
     private final ElectionHarness h = new ElectionHarness();
 
     @AfterEach
@@ -81,6 +83,7 @@ class LeaderElectionIT {
         h.stepUntil("a takeover", Duration.ofMinutes(1), () -> h.leaders().size() == 1);
         Candidate next = h.theLeader();
         long takeover = next.startedAt(0) - killedAt;
+        log.info("measured: takeover {} after the leader's crash", ElectionHarness.seconds(takeover));
 
         // Its last renewal started at most one retry period before the kill, and the followers saw it after that:
         // none may take over sooner than leaseDuration - retryPeriod after the kill. The one that takes over has seen
@@ -124,6 +127,7 @@ class LeaderElectionIT {
         assertThat(released.getSpec().getLeaseTransitions()).isZero();
 
         h.stepUntil("a takeover", Duration.ofSeconds(10), () -> follower.elector.isLeader());
+        log.info("measured: takeover {} after the release", ElectionHarness.seconds(follower.startedAt(0) - stoppedAt));
         assertThat(follower.startedAt(0) - stoppedAt).isLessThanOrEqualTo(MAX_RETRY + STEP);
         assertThat(h.lease().getSpec().getLeaseTransitions()).isEqualTo(1);
         h.assertNoOverlap();
@@ -157,6 +161,10 @@ class LeaderElectionIT {
         assertThat(cutOff.stoppedAt(0))
                 .as("stopped exactly at the renew deadline after its last renewal started")
                 .isEqualTo(lastRenewal + RENEW_DEADLINE);
+        log.info(
+                "measured: partitioned leader stopped {} after the partition, new leader started {} after that",
+                ElectionHarness.seconds(cutOff.stoppedAt(0) - partitionedAt),
+                ElectionHarness.seconds(next.startedAt(0) - cutOff.stoppedAt(0)));
         assertThat(next.startedAt(0) - cutOff.stoppedAt(0))
                 .as("margin between the old leader's stop and the new leader's start")
                 .isGreaterThanOrEqualTo(LEASE - RENEW_DEADLINE);
