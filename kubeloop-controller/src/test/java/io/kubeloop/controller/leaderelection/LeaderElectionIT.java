@@ -313,6 +313,22 @@ class LeaderElectionIT {
         h.assertNoOverlap();
     }
 
+    @Test
+    void aCallbackThatThrowsNeitherStopsTheElectorNorTheNextCallbacks() {
+        Candidate a = h.add("a");
+        a.onStarted = () -> {
+            throw new IllegalStateException("the controllers failed to start");
+        };
+        h.startAll();
+        assertThat(a.elector.isLeader()).isTrue();
+        h.stepFor(Duration.ofSeconds(20)); // renewals go on
+        assertThat(a.elector.isLeader()).isTrue();
+        a.elector.stop();
+        assertThat(a.intervals).hasSize(1);
+        assertThat(a.stoppedAt(0)).isEqualTo(h.fake.nanoTime());
+        assertThat(h.lease().getSpec().getHolderIdentity()).isEmpty(); // released after onStoppedLeading
+    }
+
     private boolean campaignWaits(Candidate c) {
         Long deadline = h.clock.waiting.get("kubeloop-leader-election-" + ElectionHarness.LEASE + "-" + c.identity);
         return deadline != null && deadline - h.fake.nanoTime() > 0;
