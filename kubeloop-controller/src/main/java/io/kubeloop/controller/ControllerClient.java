@@ -64,6 +64,11 @@ public interface ControllerClient extends ObjectReader {
         return getReadOnly(type, request.namespace(), request.name());
     }
 
+    /** {@link #list(Class, String)} without copying: <b>never mutate</b> the objects. */
+    default <T extends HasMetadata> List<T> listReadOnly(Class<T> type, String namespace) {
+        return listReadOnly(type, namespace, LabelSelector.everything(), FieldSelector.everything());
+    }
+
     /** {@link #list(Class, String, LabelSelector, FieldSelector)} without copying: <b>never mutate</b> the objects. */
     <T extends HasMetadata> List<T> listReadOnly(
             Class<T> type, String namespace, LabelSelector labels, FieldSelector fields);
