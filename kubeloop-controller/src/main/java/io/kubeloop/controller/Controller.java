@@ -33,6 +33,9 @@ public interface Controller {
     /** How many workers reconcile at most at once (controller-runtime's {@code MaxConcurrentReconciles}). */
     int workers();
 
-    /** How many requests wait for a worker now (0 while the controller is stopped). For information only. */
+    /**
+     * How many requests wait for a worker now (0 from the moment a stop begins: they will not be taken). For
+     * information only.
+     */
     int queueDepth();
 }

@@ -180,7 +180,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     @Override
     public int queueDepth() {
         RequestQueue q = queue;
-        return q == null ? 0 : q.len();
+        return q == null || q.shuttingDown() ? 0 : q.len();
     }
 
     private RequestQueue newQueue() {
