@@ -142,6 +142,27 @@ class ControllerBuilderTest {
     }
 
     @Test
+    void aControllerStartedAfterTheManagerStartsItsInformersAndWaitsForThem() throws Exception {
+        h.manager.newControllerFor(ConfigMap.class).complete(recorder);
+        h.start();
+        Recorder<Secret> late = new Recorder<>();
+        Controller c = h.manager.newControllerFor(Secret.class).complete(late);
+        assertThat(h.informer(Secret.class).hasSynced()).isFalse();
+        ((ManagedRunnable) c).start();
+        assertThat(h.informer(Secret.class).hasSynced())
+                .as("synced before the workers start")
+                .isTrue();
+        client.resources(Secret.class)
+                .inNamespace(h.configMaps.namespace().orElseThrow())
+                .create(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("late")
+                        .endMetadata()
+                        .build());
+        eventually().until(() -> late.count("late") == 1);
+    }
+
+    @Test
     void theControllerViewListsItsTypesAndWorkers() {
         Controller c = h.manager
                 .newControllerFor(Deployment.class)

@@ -71,6 +71,12 @@ public final class ReconcileController<T extends HasMetadata> implements Control
 
     private static final Logger log = LoggerFactory.getLogger(Controller.class);
 
+    /**
+     * How long {@link #start} waits for caches that have not synced (controller-runtime's CacheSyncTimeout); under a
+     * manager they have synced before it starts controllers, so this bounds only a controller added later.
+     */
+    static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+
     private final String name;
     private final Class<T> forType;
     private final Set<Class<? extends HasMetadata>> ownedTypes;
@@ -95,18 +101,33 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     /** Consecutive failures per key, for {@code maxRetries}; an entry is removed by any other outcome. */
     private final Map<Request, Integer> failures = new ConcurrentHashMap<>();
 
-    /** Guards the life cycle fields below; never held while waiting for workers except through {@code exited}. */
+    /** Guards the life cycle: {@code run} changes and the worker sets of every run. */
     private final ReentrantLock lock = new ReentrantLock();
 
+    /** Signalled (under {@code lock}) when a worker of any run ends. */
     private final Condition exited = lock.newCondition();
-    /** The current run's queue: created at build (or by a start after a stop), null once stopped. */
-    private volatile RequestQueue queue;
-    /** Guarded by lock: the handler registrations feeding {@code queue}. */
-    private final List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
-    /** Guarded by lock: the live worker threads of the current run. */
-    private final Set<Thread> workerThreads = new LinkedHashSet<>();
-    /** Guarded by lock. */
-    private boolean running;
+
+    /**
+     * The current run: its queue, handler registrations and workers. Created at build (so the initial lists wait in
+     * its queue) and by a start after a stop; null once stopped. A run is never reused: a stop that races with a
+     * start only ever shuts down and waits for its own run.
+     */
+    private volatile Run run;
+
+    /** One run of the controller, between a start and a stop. */
+    private static final class Run {
+        final RequestQueue queue;
+        /** Guarded by the controller's lock. */
+        final List<ResourceEventHandlerRegistration> registrations = new ArrayList<>();
+        /** Guarded by the controller's lock: live worker threads. */
+        final Set<Thread> workers = new LinkedHashSet<>();
+        /** Guarded by the controller's lock. */
+        boolean started;
+
+        Run(RequestQueue queue) {
+            this.queue = queue;
+        }
+    }
 
     public ReconcileController(
             String name,
@@ -140,13 +161,12 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         this.registry = registry;
         this.events = events;
         this.metrics = new ControllerMetrics(registry, name, workers, activeWorkers, () -> {
-            RequestQueue q = queue;
-            return q == null ? 0.0 : q.oldestWaitingSeconds();
+            Run r = run;
+            return r == null ? 0.0 : r.queue.oldestWaitingSeconds();
         });
         lock.lock();
         try {
-            queue = newQueue();
-            register();
+            run = newRun();
         } finally {
             lock.unlock();
         }
@@ -179,48 +199,76 @@ public final class ReconcileController<T extends HasMetadata> implements Control
 
     @Override
     public int queueDepth() {
-        RequestQueue q = queue;
-        return q == null || q.shuttingDown() ? 0 : q.len();
+        Run r = run;
+        return r == null || r.queue.shuttingDown() ? 0 : r.queue.len();
     }
 
-    private RequestQueue newQueue() {
+    /** A fresh queue with one handler per watch feeding it. Called with {@code lock} held. */
+    private Run newRun() {
         RateLimitingQueue<Request> q = WorkQueue.<Request>builder()
                 .name(name)
                 .clock(clock)
                 .meterRegistry(registry)
                 .rateLimiter(rateLimiter)
                 .buildRateLimiting();
-        return new RequestQueue(q, clock);
-    }
-
-    /** Registers one handler per watch, feeding {@code queue}. Called with {@code lock} held. */
-    private void register() {
+        Run r = new Run(new RequestQueue(q, clock));
         for (EventSource<?> source : sources) {
-            registrations.add(registerOne(source));
+            r.registrations.add(registerOne(source, r.queue));
         }
+        return r;
     }
 
-    private <S extends HasMetadata> ResourceEventHandlerRegistration registerOne(EventSource<S> source) {
+    private <S extends HasMetadata> ResourceEventHandlerRegistration registerOne(
+            EventSource<S> source, RequestQueue target) {
         SharedIndexInformer<S> informer = informers.informerFor(source.type());
-        return informer.addEventHandler(source.handler(() -> queue, name, log));
+        return informer.addEventHandler(source.handler(() -> target, name, log));
     }
 
-    /** Starts the workers (after a stop: with a fresh queue and the handlers registered again). */
+    /**
+     * Starts the workers (after a stop: with a fresh queue and the handlers registered again, which replays the
+     * caches). Informers this controller watches that are not started yet (a controller added to a running manager)
+     * are started, and the workers wait for their caches, as controller-runtime's sources do.
+     *
+     * @throws IllegalStateException a watched cache did not sync within {@link #CACHE_SYNC_TIMEOUT}
+     */
     @Override
     public void start() {
+        informers.start();
+        List<String> notSynced = new ArrayList<>();
+        List<java.util.function.BooleanSupplier> synced = new ArrayList<>();
+        for (Class<? extends HasMetadata> type : watchedTypes) {
+            SharedIndexInformer<? extends HasMetadata> informer = informers.informerFor(type);
+            synced.add(informer::hasSynced);
+        }
+        if (!synced.stream().allMatch(java.util.function.BooleanSupplier::getAsBoolean)
+                && !SharedIndexInformer.waitForCacheSync(
+                        clock, CACHE_SYNC_TIMEOUT, synced.toArray(java.util.function.BooleanSupplier[]::new))) {
+            for (Class<? extends HasMetadata> type : watchedTypes) {
+                if (!informers.informerFor(type).hasSynced()) {
+                    notSynced.add(informers.informerFor(type).name());
+                }
+            }
+            log.error(
+                    "controller {}: WaitForCacheSync timed out after {}; not synced: {}",
+                    name,
+                    CACHE_SYNC_TIMEOUT,
+                    notSynced);
+            throw new IllegalStateException("controller " + name + ": WaitForCacheSync timed out after "
+                    + CACHE_SYNC_TIMEOUT + "; not synced: " + notSynced);
+        }
         lock.lock();
         try {
-            if (running) {
+            Run r = run;
+            if (r != null && r.started) {
                 return;
             }
-            if (queue == null) {
-                queue = newQueue();
-                register();
+            if (r == null) {
+                r = newRun();
+                run = r;
             }
-            running = true;
-            RequestQueue q = queue;
+            r.started = true;
             for (int i = 0; i < workers; i++) {
-                startWorker(q, i);
+                startWorker(r, i);
             }
             log.info("controller {}: started {} worker(s) for {}", name, workers, forType.getSimpleName());
         } finally {
@@ -229,9 +277,9 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     }
 
     /** Called with {@code lock} held. */
-    private void startWorker(RequestQueue q, int index) {
-        Thread t = Thread.ofVirtual().name(name + "-worker-" + index).unstarted(() -> runWorker(q, index));
-        workerThreads.add(t);
+    private void startWorker(Run r, int index) {
+        Thread t = Thread.ofVirtual().name(name + "-worker-" + index).unstarted(() -> runWorker(r, index));
+        r.workers.add(t);
         t.start();
     }
 
@@ -241,21 +289,19 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         List<Thread> stuck;
         lock.lock();
         try {
-            RequestQueue q = queue;
-            if (q == null) {
+            Run r = run;
+            if (r == null) {
                 return;
             }
-            running = false;
-            registrations.forEach(ResourceEventHandlerRegistration::remove);
-            registrations.clear();
-            q.shutDown();
+            run = null;
+            r.registrations.forEach(ResourceEventHandlerRegistration::remove);
+            r.registrations.clear();
+            r.queue.shutDown();
             long deadline = clock.nanoTime() + saturatedNanos(timeout);
-            while (!workerThreads.isEmpty() && deadline - clock.nanoTime() > 0) {
+            while (!r.workers.isEmpty() && deadline - clock.nanoTime() > 0) {
                 clock.awaitUntil(lock, exited, deadline);
             }
-            stuck = List.copyOf(workerThreads);
-            workerThreads.clear();
-            queue = null;
+            stuck = List.copyOf(r.workers);
         } finally {
             lock.unlock();
         }
@@ -280,7 +326,8 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         }
     }
 
-    private void runWorker(RequestQueue q, int index) {
+    private void runWorker(Run r, int index) {
+        RequestQueue q = r.queue;
         try {
             while (true) {
                 Request request;
@@ -302,8 +349,8 @@ public final class ReconcileController<T extends HasMetadata> implements Control
                 } catch (VirtualMachineError fatal) {
                     lock.lock();
                     try {
-                        if (running && queue == q) {
-                            startWorker(q, index);
+                        if (run == r) {
+                            startWorker(r, index);
                         }
                     } finally {
                         lock.unlock();
@@ -316,7 +363,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         } finally {
             lock.lock();
             try {
-                workerThreads.remove(Thread.currentThread());
+                r.workers.remove(Thread.currentThread());
                 exited.signalAll();
             } finally {
                 lock.unlock();
