@@ -111,6 +111,13 @@ final class ControllerHarness implements AutoCloseable {
         return g.value();
     }
 
+    /** The controller's queue depth summed over its priorities. */
+    double depth(String controller) {
+        return registry.find("workqueue.depth").tag("name", controller).gauges().stream()
+                .mapToDouble(Gauge::value)
+                .sum();
+    }
+
     double activeWorkers() {
         Gauge g = registry.find("controller.runtime.active.workers").gauge();
         return g == null ? 0 : g.value();

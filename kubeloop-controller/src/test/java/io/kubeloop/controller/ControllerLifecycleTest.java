@@ -60,7 +60,7 @@ class ControllerLifecycleTest {
                 h.setData("k" + i, "round", Integer.toString(round));
             }
         }
-        eventually().until(() -> h.gauge("workqueue.depth", "name", "configmap") == 4);
+        eventually().until(() -> h.depth("configmap") == 4);
         assertThat(recorder.calls).hasSize(4);
         release.countDown();
         eventually().until(() -> recorder.calls.size() == 8 && h.activeWorkers() == 0);

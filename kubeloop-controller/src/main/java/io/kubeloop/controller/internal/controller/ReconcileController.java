@@ -14,8 +14,8 @@ import io.kubeloop.controller.TerminalException;
 import io.kubeloop.informer.ResourceEventHandlerRegistration;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.SharedInformerFactory;
+import io.kubeloop.workqueue.PriorityWorkQueue;
 import io.kubeloop.workqueue.RateLimiter;
-import io.kubeloop.workqueue.RateLimitingQueue;
 import io.kubeloop.workqueue.WorkQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.UncheckedIOException;
@@ -205,12 +205,12 @@ public final class ReconcileController<T extends HasMetadata> implements Control
 
     /** A fresh queue with one handler per watch feeding it. Called with {@code lock} held. */
     private Run newRun() {
-        RateLimitingQueue<Request> q = WorkQueue.<Request>builder()
+        PriorityWorkQueue<Request> q = WorkQueue.<Request>builder()
                 .name(name)
                 .clock(clock)
                 .meterRegistry(registry)
                 .rateLimiter(rateLimiter)
-                .buildRateLimiting();
+                .buildPriority();
         Run r = new Run(new RequestQueue(q, clock));
         for (EventSource<?> source : sources) {
             r.registrations.add(registerOne(source, r.queue));
@@ -330,22 +330,22 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         RequestQueue q = r.queue;
         try {
             while (true) {
-                Request request;
+                RequestQueue.Taken taken;
                 try {
-                    request = q.get();
+                    taken = q.get();
                 } catch (InterruptedException e) {
                     return;
                 }
-                if (request == null) {
+                if (taken == null) {
                     return;
                 }
                 if (q.shuttingDown()) {
                     // stopping: keys still queued are not taken any more (the next run lists them again)
-                    q.done(request);
+                    q.done(taken.request());
                     return;
                 }
                 try {
-                    reconcileHandler(q, request);
+                    reconcileHandler(q, taken);
                 } catch (VirtualMachineError fatal) {
                     lock.lock();
                     try {
@@ -357,7 +357,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
                     }
                     throw fatal;
                 } finally {
-                    q.done(request);
+                    q.done(taken.request());
                 }
             }
         } finally {
@@ -372,7 +372,8 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     }
 
     /** One reconcile of {@code request} and what its outcome does to the queue; see the type's Javadoc. */
-    private void reconcileHandler(RequestQueue q, Request request) {
+    private void reconcileHandler(RequestQueue q, RequestQueue.Taken taken) {
+        Request request = taken.request();
         MDC.put("controller", name);
         MDC.put("namespace", request.namespace());
         MDC.put("name", request.name());
@@ -400,7 +401,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             boolean timedOut = deadline != null && deadline.finish();
             Duration elapsed = Duration.ofNanos(clock.nanoTime() - start);
             metrics.observe(elapsed);
-            handleOutcome(q, request, result, failure, timedOut, new Took(elapsed));
+            handleOutcome(q, taken, result, failure, timedOut, new Took(elapsed));
             if (failure instanceof VirtualMachineError vme && !(failure instanceof StackOverflowError)) {
                 fatal = vme;
             }
@@ -417,17 +418,18 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     }
 
     private void handleOutcome(
-            RequestQueue q, Request request, Result result, Throwable failure, boolean timedOut, Took took) {
+            RequestQueue q, RequestQueue.Taken taken, Result result, Throwable failure, boolean timedOut, Took took) {
+        Request request = taken.request();
         if (failure == null && !timedOut) {
             failures.remove(request);
             if (!result.requeueDelay().isZero()) {
                 metrics.requeueAfter.increment();
                 q.forget(request);
-                q.addAfter(request, result.requeueDelay());
+                q.addAfter(taken, result.requeueDelay());
                 log.debug("Reconcile done in {}, requeue after {}", took, result.requeueDelay());
             } else if (result.rateLimitedRequeue()) {
                 metrics.requeue.increment();
-                q.addRateLimited(request);
+                q.addRateLimited(taken);
                 log.debug("Reconcile done in {}, requeue with back-off", took);
             } else {
                 metrics.success.increment();
@@ -459,7 +461,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             metrics.error.increment();
             metrics.errors.increment();
             if (!dropAfterTooManyFailures(q, request, failure, took)) {
-                q.addRateLimited(request);
+                q.addRateLimited(taken);
                 log.error(
                         "Reconcile error, requeuing {}: the reconcile timed out after {} (limit {})",
                         request,
@@ -473,7 +475,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             metrics.conflicts.increment();
             metrics.requeue.increment();
             if (!dropAfterTooManyFailures(q, request, failure, took)) {
-                q.addRateLimited(request);
+                q.addRateLimited(taken);
                 log.info(
                         "Reconcile conflict (409) after {}, retrying {} after the back-off: {}",
                         took,
@@ -488,7 +490,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             metrics.panics.increment();
         }
         if (!dropAfterTooManyFailures(q, request, failure, took)) {
-            q.addRateLimited(request);
+            q.addRateLimited(taken);
             log.error("Reconcile error, requeuing {} (reconcile took {})", request, took, failure);
         }
     }

@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
 class EventSourceTest {
 
     private final RequestQueue queue =
-            new RequestQueue(WorkQueue.<Request>builder().clock(new FakeClock()).buildRateLimiting(), new FakeClock());
+            new RequestQueue(WorkQueue.<Request>builder().clock(new FakeClock()).buildPriority(), new FakeClock());
 
     private List<Request> drain() throws InterruptedException {
         List<Request> out = new ArrayList<>();
         while (queue.len() > 0) {
-            Request r = queue.get();
+            Request r = queue.get().request();
             out.add(r);
             queue.done(r);
         }
@@ -67,7 +67,44 @@ class EventSourceTest {
         h.onAdd(cm("a", "ns", null), true);
         h.onUpdate(cm("b", "ns", null), cm("b", "ns", null));
         h.onDelete(new DeletedFinalStateUnknown<>("ns/c", cm("c", "ns", null)));
-        assertThat(drain()).containsExactly(Request.of("ns", "a"), Request.of("ns", "b"), Request.of("ns", "c"));
+        // the deletion first: the initial list and the resync are low priority
+        assertThat(drain()).containsExactly(Request.of("ns", "c"), Request.of("ns", "a"), Request.of("ns", "b"));
+    }
+
+    @Test
+    void theInitialListAndResyncsAreLowPriorityEverythingElseNormal() throws Exception {
+        var h = handler(EventSource.forObject(ConfigMap.class, null));
+        ConfigMap v1 = cm("x", "ns", null);
+        ConfigMap v2 = new ConfigMapBuilder(v1)
+                .editMetadata()
+                .withResourceVersion("2")
+                .endMetadata()
+                .build();
+        List<Integer> priorities = new ArrayList<>();
+        Runnable take = () -> {
+            try {
+                RequestQueue.Taken t = queue.get();
+                priorities.add(t.priority());
+                queue.done(t.request());
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        h.onAdd(v1, true);
+        take.run();
+        h.onAdd(v1, false);
+        take.run();
+        h.onUpdate(v1, v1); // a resync: the same object
+        take.run();
+        h.onUpdate(v1, new ConfigMapBuilder(v1).build()); // a resync: equal resourceVersions
+        take.run();
+        h.onUpdate(v1, v2);
+        take.run();
+        h.onDelete(v2);
+        take.run();
+        h.onDelete(new DeletedFinalStateUnknown<>("ns/x", v2));
+        take.run();
+        assertThat(priorities).containsExactly(-100, 0, -100, -100, 0, 0, 0);
     }
 
     @Test
