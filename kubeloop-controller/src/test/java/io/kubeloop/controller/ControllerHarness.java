@@ -28,6 +28,7 @@ final class ControllerHarness implements AutoCloseable {
 
     final Manager manager;
     final ResourceClient<ConfigMap> configMaps;
+    final KubernetesClient client;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger probes = new AtomicInteger();
 
@@ -38,6 +39,7 @@ final class ControllerHarness implements AutoCloseable {
                 .meterRegistry(registry)
                 .gracefulShutdownTimeout(Duration.ZERO)
                 .build();
+        this.client = client;
         this.configMaps = client.resources(ConfigMap.class).inNamespace(namespace);
     }
 

@@ -4,6 +4,7 @@ import static io.kubeloop.controller.ControllerHarness.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.errors.KubernetesApiException;
@@ -281,6 +282,18 @@ class ReconcileOutcomesTest {
         h.assertStillAt(recorder, "a", 3);
         assertThat(count("controller.runtime.reconcile.dropped")).isEqualTo(1);
         assertThat(count("controller.runtime.reconcile.errors")).isEqualTo(3);
+        eventually()
+                .until(() -> h
+                        .client
+                        .resources(Event.class)
+                        .inNamespace(h.configMaps.namespace().orElseThrow())
+                        .list()
+                        .items()
+                        .stream()
+                        .anyMatch(e -> "ReconcileRetriesExhausted".equals(e.getReason())
+                                && "Warning".equals(e.getType())
+                                && "a".equals(e.getInvolvedObject().getName())
+                                && e.getMessage().contains("3 times in a row")));
 
         // the next event starts afresh: back-off forgotten, three more attempts
         h.setData("a", "k", "v");
