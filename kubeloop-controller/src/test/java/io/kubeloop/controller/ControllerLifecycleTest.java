@@ -3,11 +3,15 @@ package io.kubeloop.controller;
 import static io.kubeloop.controller.ControllerHarness.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.testkit.KubeloopTest;
 import io.kubeloop.testkit.TestNamespace;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Workers, single-flight, stop and restart, on the embedded API server over HTTP, in real time. */
 @KubeloopTest(shared = true)
@@ -166,6 +171,31 @@ class ControllerLifecycleTest {
         ((ManagedRunnable) c).stop(Duration.ofMillis(50));
         assertThat(seen.get(20, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         eventually().until(() -> h.activeWorkers() == 0);
+    }
+
+    @Test
+    void noWorkerOrQueueThreadIsLeftAfterAStop(@TempDir Path dir) throws Exception {
+        recorder.answering((r, n) -> n == 1 ? Result.requeueAfter(Duration.ofMinutes(5)) : Result.done());
+        Controller c = h.manager.newControllerFor(ConfigMap.class).workers(3).complete(recorder);
+        h.start();
+        h.create("a"); // its requeue-after starts the queue's timer thread
+        eventually().until(() -> recorder.count("a") == 1 && h.activeWorkers() == 0);
+        String running = threadDump(dir.resolve("before.txt"));
+        assertThat(running)
+                .contains("\"configmap-worker-0\"", "\"configmap-worker-2\"", "\"workqueue-configmap-timer\"");
+
+        ((ManagedRunnable) c).stop(Duration.ofSeconds(5));
+        eventually().until(() -> {
+            String after = threadDump(dir.resolve("after-" + System.nanoTime() + ".txt"));
+            return !after.contains("\"configmap-worker-") && !after.contains("\"workqueue-configmap-timer\"");
+        });
+    }
+
+    /** A thread dump that lists virtual threads too (Thread.getAllStackTraces does not). */
+    private static String threadDump(Path file) throws java.io.IOException {
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+        return Files.readString(file);
     }
 
     @Test
