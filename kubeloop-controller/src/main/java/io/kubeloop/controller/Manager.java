@@ -495,6 +495,8 @@ public final class Manager implements AutoCloseable {
             }
             metricsToStop = metricsServer;
             probesToStop = probeServer;
+            metricsServer = null;
+            probeServer = null;
         } finally {
             lock.unlock();
         }
