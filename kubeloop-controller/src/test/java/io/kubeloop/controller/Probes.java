@@ -81,12 +81,19 @@ final class Probes {
         return new HashSet<>(Thread.getAllStackTraces().keySet());
     }
 
-    /** The threads alive now that were not in {@code before}, but the JVM's own pools. */
+    /**
+     * The threads alive now that were not in {@code before}, but the JVM's common pool and the test's own: HTTP
+     * client workers (the JDK's HttpClient keeps idle workers for a minute, the probes' client and the Kubernetes
+     * client alike) and Awaitility's poller.
+     */
     static List<String> newThreads(Set<Thread> before) {
         return liveThreads().stream()
                 .filter(t -> !before.contains(t) && t.isAlive())
                 .map(Thread::getName)
-                .filter(n -> !n.startsWith("ForkJoinPool") && !n.equals("Attach Listener"))
+                .filter(n -> !n.startsWith("ForkJoinPool")
+                        && !n.equals("Attach Listener")
+                        && !n.startsWith("HttpClient-")
+                        && !n.startsWith("awaitility"))
                 .sorted()
                 .toList();
     }
