@@ -22,10 +22,10 @@ class RunCommandIT {
     @Test
     void runsTheManagerUntilSigtermThenClosesItGracefully() throws Exception {
         try (EmbeddedApiServer server = EmbeddedApiServer.builder().start()) {
-            String java =
+            String javaBin =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process p = new ProcessBuilder(
-                            java,
+                            javaBin,
                             "-Dsample.server=" + server.url(),
                             "-cp",
                             System.getProperty("java.class.path"),
@@ -40,7 +40,7 @@ class RunCommandIT {
                 try (BufferedReader r =
                         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                     r.lines().forEach(output::add);
-                } catch (java.io.IOException e) {
+                } catch (java.io.IOException | java.io.UncheckedIOException e) {
                     output.add("read failed: " + e);
                 }
             });
@@ -49,7 +49,7 @@ class RunCommandIT {
                         .atMost(java.time.Duration.ofSeconds(60))
                         .until(() -> output.stream().anyMatch(l -> l.contains("kubeloop: manager")) || !p.isAlive());
                 assertThat(output).as(String.join("\n", output)).anyMatch(l -> l.contains("started; metrics on port"));
-                p.destroy(); // SIGTERM
+                p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close the output pipe
                 assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 reader.join(10_000);
                 assertThat(output)
