@@ -6,19 +6,20 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.clock.Clock;
-import io.kubeloop.controller.internal.manager.Elector;
 import io.kubeloop.controller.internal.manager.HealthChecks;
 import io.kubeloop.controller.internal.manager.HttpEndpoint;
 import io.kubeloop.controller.internal.manager.RbacDenials;
 import io.kubeloop.controller.internal.manager.RbacRules;
 import io.kubeloop.controller.internal.manager.RunnableGroup;
+import io.kubeloop.controller.leaderelection.LeaderCallbacks;
+import io.kubeloop.controller.leaderelection.LeaderElectionConfig;
+import io.kubeloop.controller.leaderelection.LeaderElector;
 import io.kubeloop.informer.InformerHealth;
 import io.kubeloop.informer.InformerKey;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.SharedInformerFactory;
 import io.kubeloop.informer.Transforms;
 import io.kubeloop.model.ResourceType;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -31,11 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,12 +93,14 @@ public final class Manager implements AutoCloseable {
     private final RbacDenials denials;
 
     /** Null without leader election. */
-    private final Elector elector;
+    private final LeaderElector elector;
+    /** Null without leader election. */
+    private final LeaderElectionConfig election;
+    /** How long leader runnables may take to stop when the lease is lost: they must be done before a takeover. */
+    private final Duration lossStopTimeout;
 
-    private final String leaseName;
-    private final String leaseNamespace;
-    /** Serializes the starts and stops of the leader runnables that leadership changes cause; null without. */
-    private final ExecutorService leaderTransitions;
+    /** 0 until {@link #close()}; then the nanoTime by which the graceful shutdown must be done. */
+    private volatile long closeDeadline;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@code lock}. */
@@ -155,46 +154,50 @@ public final class Manager implements AutoCloseable {
         this.others = new RunnableGroup("non-leader", clock);
         this.leaderRunnables = new RunnableGroup("leader", clock);
         this.denials = new RbacDenials(clock);
-        this.leaseName = b.leaseName;
-        this.leaseNamespace = b.leaseNamespace;
-        if (b.electorFactory != null) {
-            this.leaderTransitions = Executors.newSingleThreadExecutor(
-                    Thread.ofVirtual().name("kubeloop-manager-leader").factory());
-            this.elector = b.electorFactory.apply(new Elector.Listener() {
-                @Override
-                public void startedLeading() {
-                    onStartedLeading();
-                }
+        if (b.leaderElection != null) {
+            this.election = b.leaderElection.clock().isPresent()
+                    ? b.leaderElection
+                    : LeaderElectionConfig.builder(b.leaderElection.leaseName(), b.leaderElection.namespace())
+                            .identity(b.leaderElection.identity())
+                            .leaseDuration(b.leaderElection.leaseDuration())
+                            .renewDeadline(b.leaderElection.renewDeadline())
+                            .retryPeriod(b.leaderElection.retryPeriod())
+                            .releaseOnCancel(b.leaderElection.releaseOnCancel())
+                            .clock(clock)
+                            .build();
+            this.elector = LeaderElector.builder(client, election)
+                    .meterRegistry(meterRegistry)
+                    .callbacks(new LeaderCallbacks() {
+                        @Override
+                        public void onStartedLeading() {
+                            Manager.this.onStartedLeading();
+                        }
 
-                @Override
-                public void stoppedLeading() {
-                    onStoppedLeading();
-                }
+                        @Override
+                        public void onStoppedLeading() {
+                            Manager.this.onStoppedLeading();
+                        }
 
-                @Override
-                public void newLeader(String identity) {
-                    log.info("manager: lease {}/{} is held by {}", leaseNamespace, leaseName, identity);
-                }
-            });
-            Gauge.builder("leader_election_master_status", this, m -> m.isLeader() ? 1 : 0)
-                    .description("1 while this manager holds the leader lease, 0 while it stands by")
-                    .tag("name", leaseName)
-                    .register(meterRegistry);
+                        @Override
+                        public void onNewLeader(String identity) {
+                            log.info("manager: lease {} is held by {}", leaseDescription(), identity);
+                        }
+                    })
+                    .build();
+            Duration margin =
+                    election.leaseDuration().minus(election.renewDeadline()).dividedBy(2);
+            this.lossStopTimeout = margin.compareTo(gracefulShutdownTimeout) < 0 ? margin : gracefulShutdownTimeout;
         } else {
-            this.leaderTransitions = null;
+            this.election = null;
             this.elector = null;
+            this.lossStopTimeout = Duration.ZERO;
         }
         readiness.add("informers", this::checkInformers);
         readiness.add("rbac", this::checkRbac);
         liveness.add("ping", () -> {});
         liveness.add("runnables", this::checkRunnables);
         if (elector != null) {
-            liveness.add("leader-election", () -> {
-                String p = elector.healthProblem();
-                if (p != null) {
-                    throw new IllegalStateException(p);
-                }
-            });
+            liveness.add("leader-election", this::checkElector);
         }
     }
 
@@ -276,8 +279,8 @@ public final class Manager implements AutoCloseable {
     public HealthCheck leaderCheck() {
         return () -> {
             if (!isLeader()) {
-                throw new IllegalStateException("not the leader; lease " + leaseNamespace + "/" + leaseName
-                        + " is held by " + elector.leaderIdentity());
+                throw new IllegalStateException("not the leader; lease " + leaseDescription() + " is held by "
+                        + elector.leaderIdentity().orElse("nobody"));
             }
         };
     }
@@ -390,8 +393,7 @@ public final class Manager implements AutoCloseable {
                     healthProbePort() < 0 ? "off" : "on port " + healthProbePort(),
                     elector == null
                             ? ""
-                            : ", campaigning for lease " + leaseNamespace + "/" + leaseName + " as "
-                                    + elector.identity());
+                            : ", campaigning for lease " + leaseDescription() + " as " + elector.identity());
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -444,35 +446,30 @@ public final class Manager implements AutoCloseable {
         }
     }
 
+    private String leaseDescription() {
+        return election == null ? "none" : election.namespace() + "/" + election.leaseName();
+    }
+
+    /** On the elector's callback thread: one transition at a time, in order. */
     private void onStartedLeading() {
-        log.info(
-                "manager: became the leader of lease {}/{} ({}); starting leader runnables",
-                leaseNamespace,
-                leaseName,
-                elector.identity());
-        submitTransition(() -> {
-            if (!isClosed()) {
-                leaderRunnables.start();
-            }
-        });
-    }
-
-    private void onStoppedLeading() {
-        log.warn(
-                "manager: lost or released lease {}/{} ({}); stopping leader runnables, caches stay warm",
-                leaseNamespace,
-                leaseName,
-                elector.identity());
-        // The workers must stop before another manager can take the lease over; no graceful period to spend.
-        submitTransition(() -> leaderRunnables.stop(Duration.ZERO));
-    }
-
-    private void submitTransition(Runnable transition) {
-        try {
-            leaderTransitions.execute(transition);
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
-            log.debug("manager: closed; leadership change ignored");
+        if (isClosed()) {
+            return;
         }
+        log.info("manager: leading lease {} as {}; starting leader runnables", leaseDescription(), elector.identity());
+        leaderRunnables.start();
+    }
+
+    /** On the elector's callback thread; isLeader() is already false. */
+    private void onStoppedLeading() {
+        long deadline = closeDeadline;
+        Duration budget = deadline != 0 ? left(deadline) : lossStopTimeout;
+        log.warn(
+                "manager: no longer leading lease {} as {}; stopping leader runnables within {}{}",
+                leaseDescription(),
+                elector.identity(),
+                budget,
+                deadline != 0 ? "" : "; caches stay warm and the manager campaigns again");
+        leaderRunnables.stop(budget);
     }
 
     /**
@@ -502,14 +499,11 @@ public final class Manager implements AutoCloseable {
         }
         log.info("manager: stopping (graceful shutdown timeout {})", gracefulShutdownTimeout);
         long deadline = clock.nanoTime() + gracefulShutdownTimeout.toNanos();
-        if (leaderTransitions != null) {
-            leaderTransitions.shutdown();
-            awaitQuietly(leaderTransitions);
-        }
+        closeDeadline = deadline == 0 ? 1 : deadline;
         leaderRunnables.stop(left(deadline));
         if (elector != null) {
             try {
-                elector.stop();
+                elector.stop(); // after the leader runnables: the lease is released once nothing reconciles
             } catch (RuntimeException e) {
                 log.warn("manager: the leader elector failed to stop", e);
             }
@@ -528,16 +522,6 @@ public final class Manager implements AutoCloseable {
 
     private Duration left(long deadline) {
         return Duration.ofNanos(Math.max(0, deadline - clock.nanoTime()));
-    }
-
-    private static void awaitQuietly(ExecutorService executor) {
-        try {
-            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
-                log.warn("manager: a leadership change still runs after 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Waits until {@link #close()} has finished (a {@code main} that runs a manager until a shutdown hook closes it). */
@@ -559,8 +543,8 @@ public final class Manager implements AutoCloseable {
         for (InformerKey key : informers.informers().keySet()) {
             rules.grant(key.namespace(), key.resource().group(), key.resource().resource(), "get", "list", "watch");
         }
-        if (elector != null) {
-            rules.grant(leaseNamespace, "coordination.k8s.io", "leases", "get", "create", "update");
+        if (election != null) {
+            rules.grant(election.namespace(), "coordination.k8s.io", "leases", "get", "create", "update");
         }
         String header = "# RBAC for a kubeloop manager, derived from its informers, controllers and leader election.\n"
                 + "# Bind it to the manager's ServiceAccount (RoleBinding per Role, ClusterRoleBinding for a ClusterRole).\n";
@@ -637,6 +621,21 @@ public final class Manager implements AutoCloseable {
         }
     }
 
+    private void checkElector() {
+        LeaderElector.Status status = elector.status();
+        if (isRunning() && !status.running()) {
+            throw new IllegalStateException("the leader elector of lease " + leaseDescription() + " is not running");
+        }
+        Duration limit = election.renewDeadline().plus(election.retryPeriod());
+        if (status.leader()
+                && status.lastContact() != null
+                && status.lastContact().plus(limit).isBefore(clock.now())) {
+            throw new IllegalStateException("the leader elector claims lease " + leaseDescription()
+                    + " but has not heard from the API server since " + status.lastContact() + " (renew deadline "
+                    + election.renewDeadline() + "): wedged");
+        }
+    }
+
     private void checkRunnables() {
         List<String> problems = new ArrayList<>(others.problems());
         problems.addAll(leaderRunnables.problems());
@@ -657,9 +656,7 @@ public final class Manager implements AutoCloseable {
         private InetAddress bindAddress;
         private int metricsPort = 8080;
         private int probePort = 8081;
-        private String leaseName;
-        private String leaseNamespace;
-        private Function<Elector.Listener, Elector> electorFactory;
+        private LeaderElectionConfig leaderElection;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -736,19 +733,21 @@ public final class Manager implements AutoCloseable {
             return this;
         }
 
-        /** Leader election settings (package-private until the elector lands): the lease and the elector to use. */
-        Builder leaderElection(String leaseName, String leaseNamespace, Function<Elector.Listener, Elector> factory) {
-            this.leaseName = requireName(leaseName, "leaseName");
-            this.leaseNamespace = requireName(leaseNamespace, "leaseNamespace");
-            this.electorFactory = Objects.requireNonNull(factory, "factory");
-            return this;
+        /**
+         * Run the runnables that {@link ManagedRunnable#needsLeaderElection() need leader election} (controllers)
+         * only while this manager holds the {@code coordination.k8s.io/v1} Lease {@code leaseName} in {@code namespace},
+         * with client-go's defaults (lease 15 s, renew deadline 10 s, retry 2 s) and identity (pod name or host plus a
+         * random suffix), on the manager's clock.
+         */
+        public Builder leaderElection(String leaseName, String namespace) {
+            return leaderElection(
+                    LeaderElectionConfig.builder(leaseName, namespace).build());
         }
 
-        private static String requireName(String value, String what) {
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException(what + " must not be blank");
-            }
-            return value;
+        /** {@link #leaderElection(String, String)} with other settings (identity, durations, release on cancel). */
+        public Builder leaderElection(LeaderElectionConfig config) {
+            this.leaderElection = Objects.requireNonNull(config, "config");
+            return this;
         }
 
         private static int port(int port, String what) {
@@ -776,7 +775,7 @@ public final class Manager implements AutoCloseable {
     public String toString() {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("namespace", namespace == null ? "*" : namespace);
-        d.put("lease", leaseName == null ? "none" : leaseNamespace + "/" + leaseName);
+        d.put("lease", leaseDescription());
         return "Manager" + d;
     }
 }
