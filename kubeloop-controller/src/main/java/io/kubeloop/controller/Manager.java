@@ -31,6 +31,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
@@ -249,6 +251,19 @@ public final class Manager implements AutoCloseable {
     /** The namespace the manager's caches watch, or null for all namespaces. */
     public String namespace() {
         return namespace;
+    }
+
+    /**
+     * Starts building a controller that reconciles objects of {@code type} (controller-runtime's
+     * {@code ctrl.NewControllerManagedBy(mgr).For(type)}); {@link ControllerBuilder#complete} adds it to this manager.
+     */
+    public <T extends HasMetadata> ControllerBuilder<T> newControllerFor(Class<T> type) {
+        return new ControllerBuilder<>(this, type);
+    }
+
+    /** Reserves a controller name; false when a controller of this manager has it already. */
+    boolean claimControllerName(String name) {
+        return controllerNames.add(name);
     }
 
     /**
@@ -543,6 +558,20 @@ public final class Manager implements AutoCloseable {
         for (InformerKey key : informers.informers().keySet()) {
             rules.grant(key.namespace(), key.resource().group(), key.resource().resource(), "get", "list", "watch");
         }
+        List<ManagedRunnable> all = new ArrayList<>(others.runnables());
+        all.addAll(leaderRunnables.runnables());
+        for (ManagedRunnable r : all) {
+            if (r instanceof Controller c) {
+                grant(rules, c.forType(), "get", "list", "watch", "update", "patch");
+                grantStatus(rules, c.forType());
+                for (Class<? extends HasMetadata> owned : c.ownedTypes()) {
+                    grant(rules, owned, "get", "list", "watch", "create", "update", "patch", "delete");
+                }
+                for (Class<? extends HasMetadata> watched : c.watchedTypes()) {
+                    grant(rules, watched, "get", "list", "watch");
+                }
+            }
+        }
         if (election != null) {
             rules.grant(election.namespace(), "coordination.k8s.io", "leases", "get", "create", "update");
         }
@@ -556,14 +585,23 @@ public final class Manager implements AutoCloseable {
         return rbac("kubeloop-manager");
     }
 
-    /** Where objects of {@code type} live: null (cluster scope) for all namespaces or a cluster-scoped type. */
-    @SuppressWarnings("unused") // for the controllers' rules, once they are wired
-    private String scopeOf(Class<? extends HasMetadata> type) {
-        if (namespace == null || type == GenericKubernetesResource.class) {
-            return namespace;
+    private void grant(RbacRules rules, Class<? extends HasMetadata> type, String... verbs) {
+        if (type == GenericKubernetesResource.class) {
+            return; // generic informers are granted by their informer keys
         }
         ResourceType rt = client.resources(type).type();
-        return rt.namespaced() ? namespace : null;
+        rules.grant(rt.namespaced() ? namespace : null, rt.gvk().group(), rt.plural(), verbs);
+    }
+
+    private void grantStatus(RbacRules rules, Class<? extends HasMetadata> type) {
+        if (type == GenericKubernetesResource.class) {
+            return;
+        }
+        ResourceType rt = client.resources(type).type();
+        if (rt.subresources().contains(ResourceType.STATUS)) {
+            rules.grant(
+                    rt.namespaced() ? namespace : null, rt.gvk().group(), rt.plural() + "/status", "update", "patch");
+        }
     }
 
     private HttpHandler metrics() {

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -50,7 +53,7 @@ class ManagerRbacIT {
         admin = KubernetesClient.create(ClientConfig.fromKubeconfig(server.writeKubeconfig(dir.resolve("admin.yaml"))));
         ctrl = KubernetesClient.create(
                 ClientConfig.fromKubeconfig(server.writeKubeconfigFor(dir.resolve("ctrl.yaml"), "ctrl")));
-        for (String ns : new String[] {"granted", "partial", "timeout"}) {
+        for (String ns : new String[] {"granted", "partial", "timeout", "reconciled"}) {
             admin.resources(Namespace.class)
                     .create(new NamespaceBuilder()
                             .withNewMetadata()
@@ -136,6 +139,68 @@ class ManagerRbacIT {
             manager.start();
             eventually()
                     .untilAsserted(() -> assertThat(manager.readinessProblems()).isNull());
+        }
+    }
+
+    @Test
+    void aControllerWithExactlyTheGeneratedRulesReconciles() {
+        try (Manager manager = manager("reconciled").build()) {
+            manager.newControllerFor(Deployment.class).owns(ConfigMap.class).complete(request -> {
+                // writes an owned object: needs the create verb the rules grant for owned types
+                if (ctrl.resources(ConfigMap.class)
+                        .inNamespace(request.namespace())
+                        .get(request.name())
+                        .isEmpty()) {
+                    ctrl.resources(ConfigMap.class)
+                            .inNamespace(request.namespace())
+                            .create(new ConfigMapBuilder()
+                                    .withNewMetadata()
+                                    .withName(request.name())
+                                    .endMetadata()
+                                    .addToData("reconciled", "yes")
+                                    .build());
+                }
+                return Result.done();
+            });
+            String yaml = manager.rbac("reconciled-ctrl");
+            assertThat(yaml)
+                    .contains("- apiGroups: [\"apps\"]\n  resources: [\"deployments\"]\n"
+                            + "  verbs: [\"get\", \"list\", \"watch\", \"update\", \"patch\"]")
+                    .contains("resources: [\"deployments/status\"]\n  verbs: [\"update\", \"patch\"]")
+                    .contains("resources: [\"configmaps\"]\n  verbs: [\"get\", \"list\", \"watch\", "
+                            + "\"create\", \"update\", \"patch\", \"delete\"]")
+                    .doesNotContain("kind: ClusterRole");
+            applyAndBind(yaml);
+            manager.start();
+            eventually()
+                    .untilAsserted(() -> assertThat(manager.readinessProblems()).isNull());
+            admin.resources(Deployment.class)
+                    .inNamespace("reconciled")
+                    .create(new DeploymentBuilder()
+                            .withNewMetadata()
+                            .withName("web")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNewSelector()
+                            .addToMatchLabels("app", "web")
+                            .endSelector()
+                            .withNewTemplate()
+                            .withNewMetadata()
+                            .addToLabels("app", "web")
+                            .endMetadata()
+                            .withNewSpec()
+                            .addNewContainer()
+                            .withName("web")
+                            .withImage("nginx")
+                            .endContainer()
+                            .endSpec()
+                            .endTemplate()
+                            .endSpec()
+                            .build());
+            eventually().untilAsserted(() -> assertThat(admin.resources(ConfigMap.class)
+                            .inNamespace("reconciled")
+                            .get("web"))
+                    .isPresent());
         }
     }
 

@@ -111,6 +111,16 @@ public final class RunnableGroup {
         }
     }
 
+    /** Every runnable added, in order. */
+    public List<ManagedRunnable> runnables() {
+        lock.lock();
+        try {
+            return List.copyOf(runnables);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public boolean isRunning() {
         lock.lock();
         try {
