@@ -93,6 +93,8 @@ public final class Manager implements AutoCloseable {
     private final HealthChecks readiness = new HealthChecks("readyz");
     private final HealthChecks liveness = new HealthChecks("healthz");
     private final RbacDenials denials;
+    /** The informers that got the RBAC-aware watch error handler (or could not: started elsewhere). */
+    private final Set<InformerKey> handled = ConcurrentHashMap.newKeySet();
 
     /** Null without leader election. */
     private final LeaderElector elector;
@@ -273,7 +275,40 @@ public final class Manager implements AutoCloseable {
      */
     public void add(ManagedRunnable runnable) {
         Objects.requireNonNull(runnable, "runnable");
+        boolean late;
+        lock.lock();
+        try {
+            late = state == State.RUNNING;
+        } finally {
+            lock.unlock();
+        }
+        if (late) {
+            // a controller added to a running manager: its informers start now (their sync is not awaited)
+            ensureInformers(runnable);
+            installWatchErrorHandlers();
+            informers.start();
+        }
         (runnable.needsLeaderElection() ? leaderRunnables : others).add(runnable);
+    }
+
+    /**
+     * Creates a controller's informers in the factory before the caches start, so that they are started and waited
+     * for with the others (a controller would otherwise ask for its owned and watched types' informers only when its
+     * workers start, after the manager's cache sync).
+     */
+    private void ensureInformers(ManagedRunnable runnable) {
+        if (!(runnable instanceof Controller c)) {
+            return;
+        }
+        Set<Class<? extends HasMetadata>> types = new java.util.LinkedHashSet<>();
+        types.add(c.forType());
+        types.addAll(c.ownedTypes());
+        types.addAll(c.watchedTypes());
+        for (Class<? extends HasMetadata> type : types) {
+            if (type != GenericKubernetesResource.class) {
+                informers.informerFor(type);
+            }
+        }
     }
 
     /** Adds a check to the readiness probe {@code /readyz} (also served alone on {@code /readyz/<name>}). */
@@ -393,13 +428,24 @@ public final class Manager implements AutoCloseable {
             } else {
                 elector.start();
             }
+            boolean closedMeanwhile;
             lock.lock();
             try {
-                if (state == State.STARTING) {
+                closedMeanwhile = state == State.CLOSED;
+                if (!closedMeanwhile) {
                     state = State.RUNNING;
                 }
             } finally {
                 lock.unlock();
+            }
+            if (closedMeanwhile) {
+                // close() ran while the runnables started: stop what it may have missed (idempotent)
+                if (elector != null) {
+                    elector.stop();
+                }
+                leaderRunnables.stop(Duration.ZERO);
+                others.stop(Duration.ZERO);
+                throw new IllegalStateException("the manager was closed while it started");
             }
             log.info(
                     "manager started: {} informer(s) synced, metrics {}, probes {}{}",
@@ -420,16 +466,9 @@ public final class Manager implements AutoCloseable {
     }
 
     private void startCaches() {
-        for (Map.Entry<InformerKey, SharedIndexInformer<?>> e :
-                informers.informers().entrySet()) {
-            try {
-                e.getValue().setWatchErrorHandler(denials.handlerFor(e.getKey()));
-            } catch (IllegalStateException alreadyStarted) {
-                log.debug(
-                        "manager: informer {} started before the manager; its RBAC refusals are not reported",
-                        e.getValue().name());
-            }
-        }
+        others.runnables().forEach(this::ensureInformers);
+        leaderRunnables.runnables().forEach(this::ensureInformers);
+        installWatchErrorHandlers();
         informers.start();
         Map<InformerKey, Boolean> synced = informers.waitForCacheSync(cacheSyncTimeout);
         List<String> notSynced = synced.entrySet().stream()
@@ -449,6 +488,23 @@ public final class Manager implements AutoCloseable {
                     why == null ? "" : "; " + why.replace('\n', ' '));
             throw new IllegalStateException(
                     "WaitForCacheSync timed out after " + cacheSyncTimeout + "; not synced: " + types);
+        }
+    }
+
+    /** Installs the RBAC-aware watch error handler on every informer not started yet. */
+    private void installWatchErrorHandlers() {
+        for (Map.Entry<InformerKey, SharedIndexInformer<?>> e :
+                informers.informers().entrySet()) {
+            if (!handled.add(e.getKey())) {
+                continue;
+            }
+            try {
+                e.getValue().setWatchErrorHandler(denials.handlerFor(e.getKey()));
+            } catch (IllegalStateException alreadyStarted) {
+                log.debug(
+                        "manager: informer {} started before the manager; its RBAC refusals are not reported",
+                        e.getValue().name());
+            }
         }
     }
 

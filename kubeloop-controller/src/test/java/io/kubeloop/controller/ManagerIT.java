@@ -158,6 +158,20 @@ class ManagerIT {
     }
 
     @Test
+    void aControllersOwnedAndWatchedInformersSyncWithTheOthersBeforeItStarts() {
+        try (Manager manager = manager().metricsPort(-1).healthProbePort(-1).build()) {
+            manager.newControllerFor(ConfigMap.class)
+                    .owns(io.fabric8.kubernetes.api.model.Secret.class)
+                    .complete(request -> Result.done());
+            manager.start();
+            assertThat(manager.informerFactory().informers().values())
+                    .extracting(SharedIndexInformer::name)
+                    .contains("configmaps in " + NS, "secrets in " + NS);
+            assertThat(manager.informerFactory().informers().values()).allMatch(SharedIndexInformer::hasSynced);
+        }
+    }
+
+    @Test
     void aRunnableThatFailsToStartFailsLiveness() throws Exception {
         try (Manager manager = manager().metricsPort(-1).build()) {
             manager.add(new ManagedRunnable() {
