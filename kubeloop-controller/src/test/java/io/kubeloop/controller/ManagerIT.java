@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.SharedIndexInformer;
+import io.kubeloop.testsupport.TestThreads;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.List;
@@ -168,6 +170,39 @@ class ManagerIT {
                     .extracting(SharedIndexInformer::name)
                     .contains("configmaps in " + NS, "secrets in " + NS);
             assertThat(manager.informerFactory().informers().values()).allMatch(SharedIndexInformer::hasSynced);
+        }
+    }
+
+    @Test
+    void theDefaultTwoMinuteCacheSyncTimeoutRunsOnTheManagersClock() throws Exception {
+        FakeClock clock = new FakeClock();
+        server.faults().partition(Duration.ofMinutes(10), "cut-off/"); // this client's list never answers
+        try (KubernetesClient cutOff = KubernetesClient.builder(
+                                ClientConfig.builder().server(server.url()).build())
+                        .clock(clock)
+                        .userAgent("cut-off/1.0")
+                        .build();
+                Manager manager = Manager.builder(cutOff)
+                        .namespace(NS)
+                        .metricsPort(-1)
+                        .healthProbePort(-1)
+                        .build()) {
+            manager.informerFactory().informerFor(ConfigMap.class);
+            TestThreads.Call<Void> starting = TestThreads.start(() -> {
+                manager.start();
+                return null;
+            });
+            eventually().until(() -> clock.waiterCount() > 0 && starting.isParkedOrDone());
+            clock.step(Duration.ofMinutes(2).minusSeconds(1));
+            starting.awaitBlocked();
+            clock.step(Duration.ofSeconds(1));
+            assertThatThrownBy(starting::join)
+                    .hasRootCauseInstanceOf(IllegalStateException.class)
+                    .rootCause()
+                    .hasMessageContaining("WaitForCacheSync timed out after PT2M")
+                    .hasMessageContaining("configmaps in " + NS);
+        } finally {
+            server.faults().clear();
         }
     }
 
