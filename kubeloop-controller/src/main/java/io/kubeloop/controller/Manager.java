@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.controller.internal.events.EventBroadcaster;
 import io.kubeloop.controller.internal.manager.HealthChecks;
 import io.kubeloop.controller.internal.manager.HttpEndpoint;
 import io.kubeloop.controller.internal.manager.RbacDenials;
@@ -88,6 +89,11 @@ public final class Manager implements AutoCloseable {
     private final int metricsPort;
     private final int probePort;
 
+    /** Behind every {@link #eventRecorder}; its writer thread starts with the first recorder. */
+    private final EventBroadcaster events;
+    /** Whether an event recorder was asked for: then {@link #rbac} grants writing events. */
+    private volatile boolean eventsUsed;
+
     private final RunnableGroup others;
     private final RunnableGroup leaderRunnables;
     private final HealthChecks readiness = new HealthChecks("readyz");
@@ -155,6 +161,7 @@ public final class Manager implements AutoCloseable {
         this.bindAddress = b.bindAddress;
         this.metricsPort = b.metricsPort;
         this.probePort = b.probePort;
+        this.events = new EventBroadcaster(client, clock, meterRegistry);
         this.others = new RunnableGroup("non-leader", clock);
         this.leaderRunnables = new RunnableGroup("leader", clock);
         this.denials = new RbacDenials(clock);
@@ -266,6 +273,18 @@ public final class Manager implements AutoCloseable {
     /** Reserves a controller name; false when a controller of this manager has it already. */
     boolean claimControllerName(String name) {
         return controllerNames.add(name);
+    }
+
+    /**
+     * The {@link EventRecorder} of {@code component} (the Events' {@code source.component}), one per name, shared;
+     * usable before {@link #start()}, on leaders and followers alike; after {@link #close()} its events are dropped.
+     *
+     * @throws IllegalArgumentException if {@code component} is empty, or holds blanks or control characters
+     */
+    public EventRecorder eventRecorder(String component) {
+        EventRecorder recorder = events.recorderFor(component);
+        eventsUsed = true;
+        return recorder;
     }
 
     /**
@@ -580,6 +599,7 @@ public final class Manager implements AutoCloseable {
             }
         }
         others.stop(left(deadline));
+        events.close(left(deadline)); // events recorded while stopping still get their try
         informers.shutdown();
         if (metricsToStop != null) {
             metricsToStop.close();
@@ -627,6 +647,10 @@ public final class Manager implements AutoCloseable {
                     grant(rules, watched, "get", "list", "watch");
                 }
             }
+        }
+        if (eventsUsed) {
+            // core/v1 Events, created and then patched (count, series) as client-go's recorder does
+            rules.grant(namespace, "", "events", "create", "patch");
         }
         if (election != null) {
             rules.grant(election.namespace(), "coordination.k8s.io", "leases", "get", "create", "update");
