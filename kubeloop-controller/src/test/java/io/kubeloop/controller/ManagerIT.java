@@ -14,11 +14,13 @@ import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.testsupport.TestThreads;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -204,6 +206,55 @@ class ManagerIT {
         } finally {
             server.faults().clear();
         }
+    }
+
+    @Test
+    void anotherKindOfRegistryIsCombinedWithThePrometheusOneBehindMetrics() throws Exception {
+        SimpleMeterRegistry simple = new SimpleMeterRegistry();
+        try (Manager manager =
+                manager().meterRegistry(simple).healthProbePort(-1).build()) {
+            manager.informerFactory().informerFor(ConfigMap.class);
+            manager.start();
+            assertThat(simple.find("informer.cache.objects").gauge()).isNotNull();
+            assertThat(Probes.get(manager.metricsPort(), "/metrics").body()).contains("informer_cache_objects");
+        }
+    }
+
+    @Test
+    void closeLetsAnInFlightReconcileFinishAndTakesNoNewKeys() throws Exception {
+        CountDownLatch inReconcile = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> finished = new CopyOnWriteArrayList<>();
+        Manager manager = manager().metricsPort(-1).healthProbePort(-1).build();
+        manager.newControllerFor(ConfigMap.class).named("graceful").complete(request -> {
+            if (request.name().equals("slow")) {
+                inReconcile.countDown();
+                if (!release.await(TestThreads.TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("never released");
+                }
+            }
+            finished.add(request.name());
+            return Result.done();
+        });
+        manager.start();
+        client.resources(ConfigMap.class)
+                .inNamespace(NS)
+                .create(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("slow")
+                        .endMetadata()
+                        .build());
+        assertThat(inReconcile.await(TestThreads.TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                .isTrue();
+        TestThreads.Call<Void> closing = TestThreads.start(() -> {
+            manager.close();
+            return null;
+        });
+        closing.awaitBlocked(); // waits for the reconcile in flight
+        release.countDown();
+        closing.join();
+        assertThat(finished).contains("slow");
+        client.resources(ConfigMap.class).inNamespace(NS).delete("slow");
     }
 
     @Test
