@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.controller.internal.client.CachingControllerClient;
 import io.kubeloop.controller.internal.events.EventBroadcaster;
 import io.kubeloop.controller.internal.manager.HealthChecks;
 import io.kubeloop.controller.internal.manager.HttpEndpoint;
@@ -91,6 +92,8 @@ public final class Manager implements AutoCloseable {
 
     /** Behind every {@link #eventRecorder}; its writer thread starts with the first recorder. */
     private final EventBroadcaster events;
+
+    private final ControllerClient controllerClient;
     /** Whether an event recorder was asked for: then {@link #rbac} grants writing events. */
     private volatile boolean eventsUsed;
 
@@ -162,6 +165,14 @@ public final class Manager implements AutoCloseable {
         this.metricsPort = b.metricsPort;
         this.probePort = b.probePort;
         this.events = new EventBroadcaster(client, clock, meterRegistry);
+        this.controllerClient = new CachingControllerClient(
+                client,
+                informers,
+                b.namespace,
+                clock,
+                cacheSyncTimeout,
+                b.failOnMissingInformer,
+                b.readYourOwnWrites ? b.readYourOwnWritesTimeout : null);
         this.others = new RunnableGroup("non-leader", clock);
         this.leaderRunnables = new RunnableGroup("leader", clock);
         this.denials = new RbacDenials(clock);
@@ -775,6 +786,9 @@ public final class Manager implements AutoCloseable {
         private int metricsPort = 8080;
         private int probePort = 8081;
         private LeaderElectionConfig leaderElection;
+        private boolean failOnMissingInformer;
+        private boolean readYourOwnWrites;
+        private Duration readYourOwnWritesTimeout = Duration.ofSeconds(5);
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -882,6 +896,36 @@ public final class Manager implements AutoCloseable {
                 throw new IllegalArgumentException(what + " must be positive: " + d);
             }
             return d;
+        }
+
+        /**
+         * Whether a {@link Manager#client()} read of a type no controller watches fails at once (true) instead of starting
+         * an informer for the type and waiting for it to sync (default false, as controller-runtime's
+         * {@code ReaderFailOnMissingInformer}).
+         */
+        public Builder failOnMissingInformer(boolean fail) {
+            this.failOnMissingInformer = fail;
+            return this;
+        }
+
+        /**
+         * Whether a {@link Manager#client()} read of an object the client wrote waits until the cache holds that write
+         * (default false: such a read may return the state before the write). Bounded by
+         * {@link #readYourOwnWritesTimeout}.
+         */
+        public Builder readYourOwnWrites(boolean enabled) {
+            this.readYourOwnWrites = enabled;
+            return this;
+        }
+
+        /** How long a read waits for the cache to hold the client's own write (default 5 s, on the clock). */
+        public Builder readYourOwnWritesTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("readYourOwnWritesTimeout must not be negative, was " + timeout);
+            }
+            this.readYourOwnWritesTimeout = timeout;
+            return this;
         }
 
         public Manager build() {
