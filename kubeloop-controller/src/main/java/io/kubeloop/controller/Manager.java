@@ -20,7 +20,6 @@ import io.kubeloop.informer.InformerHealth;
 import io.kubeloop.informer.InformerKey;
 import io.kubeloop.informer.SharedIndexInformer;
 import io.kubeloop.informer.SharedInformerFactory;
-import io.kubeloop.informer.Transforms;
 import io.kubeloop.model.ResourceType;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
@@ -151,10 +150,12 @@ public final class Manager implements AutoCloseable {
         SharedInformerFactory.Builder factory = SharedInformerFactory.builder(client)
                 .clock(clock)
                 .meterRegistry(meterRegistry)
-                .decoding(Decoding.compact());
-        if (!b.keepManagedFields) {
-            factory.transform(Transforms.stripManagedFields());
-        }
+                // managedFields skipped while parsing: the cache Transforms.stripManagedFields() would leave, without
+                // paying to decode them, and with no transform in the informers' keys
+                .decoding(
+                        b.keepManagedFields
+                                ? Decoding.compact()
+                                : Decoding.compact().withoutManagedFields());
         if (b.namespace != null) {
             factory.namespace(b.namespace);
         }
