@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
             ApiServerCommand.class,
             FaultCommand.class,
             MintKubeconfigCommand.class,
+            RbacCommand.class,
+            RunCommand.class,
             VersionCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -22,4 +22,12 @@ public interface ManagedRunnable {
     default boolean needsLeaderElection() {
         return true;
     }
+
+    /**
+     * Null while this runnable works; otherwise why it does not (e.g. "1 of 2 workers died"), which fails the
+     * manager's liveness probe ({@code /healthz}) so that Kubernetes restarts the pod. Must return quickly.
+     */
+    default String healthProblem() {
+        return null;
+    }
 }
