@@ -59,7 +59,10 @@ final class OwnWrites {
 
         boolean satisfiedBy(Optional<? extends HasMetadata> cached) {
             if (cached.isEmpty()) {
-                return resourceVersion == null || mayBeGone;
+                // Absent after a delete held by finalizers counts only if the cache had the object when the delete
+                // returned: otherwise the cache may simply not have seen the object yet (its deletion, when it
+                // comes, satisfies the expectation through onDelete).
+                return resourceVersion == null || (mayBeGone && cachedBefore != null);
             }
             if (resourceVersion == null) {
                 return false;
@@ -258,6 +261,14 @@ final class OwnWrites {
 
         @Override
         public void onDelete(T object, boolean finalStateUnknown) {
+            // the object's last state at or past the delete's answer: it went away after this client's delete
+            String key = Keys.META_NAMESPACE.keyOf(object);
+            Expectation e = pending.get(key);
+            if (e != null
+                    && e.mayBeGone()
+                    && atLeast(resourceVersionOf(object), e.resourceVersion(), e.cachedBefore())) {
+                pending.remove(key, e);
+            }
             changed(object);
         }
     }
