@@ -142,13 +142,11 @@ class ControllerBuilderTest {
     }
 
     @Test
-    void aControllerStartedAfterTheManagerStartsItsInformersAndWaitsForThem() throws Exception {
+    void aControllerAddedToARunningManagerStartsItsInformersAndWaitsForThem() throws Exception {
         h.manager.newControllerFor(ConfigMap.class).complete(recorder);
         h.start();
         Recorder<Secret> late = new Recorder<>();
-        Controller c = h.manager.newControllerFor(Secret.class).complete(late);
-        assertThat(h.informer(Secret.class).hasSynced()).isFalse();
-        ((ManagedRunnable) c).start();
+        h.manager.newControllerFor(Secret.class).complete(late); // the manager runs: started at once
         assertThat(h.informer(Secret.class).hasSynced())
                 .as("synced before the workers start")
                 .isTrue();

@@ -34,6 +34,8 @@ final class ControllerHarness implements AutoCloseable {
 
     ControllerHarness(KubernetesClient client, String namespace, Clock clock) {
         this.manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
                 .namespace(namespace)
                 .clock(clock)
                 .meterRegistry(registry)

@@ -53,7 +53,12 @@ class ControllerUnderFaultsIT {
                         ClientConfig.builder().server(server.url()).build())
                 .rateLimiter(RateLimiter.unlimited())
                 .build();
-        manager = Manager.builder(client).namespace(NS).meterRegistry(registry).build();
+        manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .namespace(NS)
+                .meterRegistry(registry)
+                .build();
         var configMaps = manager.informerFactory().informerFor(ConfigMap.class);
         manager.newControllerFor(ConfigMap.class).workers(2).complete(request -> {
             seen.put(

@@ -51,7 +51,12 @@ class EventRecorderIT {
     @BeforeEach
     void setUp(KubernetesClient client) {
         this.client = client;
-        manager = Manager.builder(client).clock(clock).meterRegistry(registry).build();
+        manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .clock(clock)
+                .meterRegistry(registry)
+                .build();
         recorder = manager.eventRecorder(COMPONENT);
     }
 
@@ -365,7 +370,12 @@ class EventRecorderIT {
 
     private PrometheusMeterRegistry onlyEventMeters() {
         PrometheusMeterRegistry own = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (Manager m = Manager.builder(client).clock(clock).meterRegistry(own).build()) {
+        try (Manager m = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .clock(clock)
+                .meterRegistry(own)
+                .build()) {
             m.eventRecorder(COMPONENT);
             own.getMeters().stream()
                     .filter(meter -> !meter.getId().getName().startsWith("kubeloop.events."))

@@ -38,7 +38,13 @@ class SeedExamplesIT {
         var out = new PrintStream(printed, true, StandardCharsets.UTF_8);
         var pods = client.resources(Pod.class);
         pods.create(pod("before-start")); // in the initial list
-        try (Manager manager = PodController.start(client, namespace, out)) {
+        try (Manager manager = Manager.builder(client)
+                .namespace(namespace)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .build()) {
+            PodController.register(manager, out);
+            manager.start();
             assertThat(manager.informerFactory().informers()).hasSize(1); // one informer: pods
             pods.create(pod("after-start"));
             await().atMost(WAIT).untilAsserted(() -> assertThat(printed.toString(StandardCharsets.UTF_8))
@@ -57,6 +63,8 @@ class SeedExamplesIT {
         var pods = client.resources(Pod.class);
         // read-your-own-writes: a reconcile right after a delete does not see the deleted pod in the cache again
         try (Manager manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
                 .namespace(namespace)
                 .readYourOwnWrites(true)
                 .build()) {

@@ -63,8 +63,9 @@ class ControllerClientReadsIT {
     @Test
     void getReturnsACopyThatTheReconcilerMayChange(KubernetesClient client, @TestNamespace String ns) throws Exception {
         client.resources(ConfigMap.class).create(configMap(ns, "a", Map.of()));
-        ControllerClient cc =
-                started(client, Manager.builder(client), ConfigMap.class).client();
+        ControllerClient cc = started(
+                        client, Manager.builder(client).metricsPort(0).healthProbePort(0), ConfigMap.class)
+                .client();
 
         ConfigMap copy = cc.get(ConfigMap.class, ns, "a").orElseThrow();
         copy.getData().put("k", "changed");
@@ -82,8 +83,9 @@ class ControllerClientReadsIT {
     @Test
     void readOnlyReturnsTheSharedCachedObject(KubernetesClient client, @TestNamespace String ns) throws Exception {
         client.resources(ConfigMap.class).create(configMap(ns, "a", Map.of("app", "web")));
-        ControllerClient cc =
-                started(client, Manager.builder(client), ConfigMap.class).client();
+        ControllerClient cc = started(
+                        client, Manager.builder(client).metricsPort(0).healthProbePort(0), ConfigMap.class)
+                .client();
 
         ConfigMap first = cc.getReadOnly(ConfigMap.class, Request.of(ns, "a")).orElseThrow();
         assertThat(cc.getReadOnly(ConfigMap.class, ns, "a")).get().isSameAs(first);
@@ -109,8 +111,9 @@ class ControllerClientReadsIT {
         System.setProperty(CacheMutationDetector.SYSTEM_PROPERTY, "true");
         try {
             client.resources(ConfigMap.class).create(configMap(ns, "a", Map.of()));
-            ControllerClient cc =
-                    started(client, Manager.builder(client), ConfigMap.class).client();
+            ControllerClient cc = started(
+                            client, Manager.builder(client).metricsPort(0).healthProbePort(0), ConfigMap.class)
+                    .client();
             CacheMutationDetector.checkNow(); // nothing reported before
 
             cc.get(ConfigMap.class, ns, "a").orElseThrow().getData().put("k", "fine: a copy");
@@ -145,7 +148,7 @@ class ControllerClientReadsIT {
             cms.create(configMap(ns, "web-2", Map.of("app", "web", "tier", "back")));
             cms.create(configMap(ns, "db", Map.of("app", "db")));
             cms.create(configMap(other, "web-1", Map.of("app", "web")));
-            manager = Manager.builder(client).build();
+            manager = Manager.builder(client).metricsPort(0).healthProbePort(0).build();
             manager.informerFactory()
                     .informerFor(ConfigMap.class)
                     .addIndexers(Map.of(
@@ -202,8 +205,9 @@ class ControllerClientReadsIT {
         var pods = client.resources(Pod.class);
         pods.create(pod(ns, "on-1", "node-1"));
         pods.create(pod(ns, "on-2", "node-2"));
-        ControllerClient cc =
-                started(client, Manager.builder(client), Pod.class).client();
+        ControllerClient cc = started(
+                        client, Manager.builder(client).metricsPort(0).healthProbePort(0), Pod.class)
+                .client();
 
         FieldSelector onNode1 = FieldSelector.parse("spec.nodeName=node-1");
         assertThat(names(cc.list(Pod.class, ns, LabelSelector.everything(), onNode1)))
@@ -236,7 +240,13 @@ class ControllerClientReadsIT {
     void aManagerInOneNamespaceCachesOnlyThatNamespace(KubernetesClient client, @TestNamespace String ns)
             throws Exception {
         client.resources(ConfigMap.class).create(configMap(ns, "a", Map.of()));
-        ControllerClient cc = started(client, Manager.builder(client).namespace(ns), ConfigMap.class)
+        ControllerClient cc = started(
+                        client,
+                        Manager.builder(client)
+                                .metricsPort(0)
+                                .healthProbePort(0)
+                                .namespace(ns),
+                        ConfigMap.class)
                 .client();
 
         assertThat(keys(cc.list(ConfigMap.class, ""))).allMatch(k -> k.startsWith(ns + "/"));
@@ -259,8 +269,9 @@ class ControllerClientReadsIT {
                         .endMetadata()
                         .withStringData(Map.of("k", "v"))
                         .build());
-        ControllerClient cc =
-                started(client, Manager.builder(client), ConfigMap.class).client();
+        ControllerClient cc = started(
+                        client, Manager.builder(client).metricsPort(0).healthProbePort(0), ConfigMap.class)
+                .client();
         assertThat(manager.informerFactory().informers().keySet()).noneMatch(k -> k.objectType() == Secret.class);
 
         String firstRead =
@@ -284,7 +295,13 @@ class ControllerClientReadsIT {
     @Test
     void failOnMissingInformerFailsAtOnceAndStartsNothing(KubernetesClient client, @TestNamespace String ns)
             throws Exception {
-        ControllerClient cc = started(client, Manager.builder(client).failOnMissingInformer(true), ConfigMap.class)
+        ControllerClient cc = started(
+                        client,
+                        Manager.builder(client)
+                                .metricsPort(0)
+                                .healthProbePort(0)
+                                .failOnMissingInformer(true),
+                        ConfigMap.class)
                 .client();
 
         assertThat(cc.get(ConfigMap.class, ns, "none")).isEmpty();
@@ -299,8 +316,11 @@ class ControllerClientReadsIT {
 
     @Test
     void aCacheThatCannotSyncFailsTheReadNamingTheTypeAndTheError(KubernetesClient client) throws Exception {
-        manager =
-                Manager.builder(client).cacheSyncTimeout(Duration.ofSeconds(1)).build();
+        manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .cacheSyncTimeout(Duration.ofSeconds(1))
+                .build();
         manager.start();
         ControllerClient cc = manager.client();
 

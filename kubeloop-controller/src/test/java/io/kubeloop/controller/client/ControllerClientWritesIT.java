@@ -44,7 +44,11 @@ class ControllerClientWritesIT {
 
     /** A started manager whose cache holds config maps and pods, reading its own writes. */
     private ControllerClient client(KubernetesClient client) throws Exception {
-        manager = Manager.builder(client).readYourOwnWrites(true).build();
+        manager = Manager.builder(client)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .readYourOwnWrites(true)
+                .build();
         manager.informerFactory().informerFor(ConfigMap.class);
         manager.informerFactory().informerFor(Pod.class);
         manager.start();
@@ -267,7 +271,7 @@ class ControllerClientWritesIT {
 
     @Test
     void createOrUpdateOnAStaleCacheIsAConflict(KubernetesClient kc, @TestNamespace String ns) throws Exception {
-        manager = Manager.builder(kc).build(); // no read-your-own-writes
+        manager = Manager.builder(kc).metricsPort(0).healthProbePort(0).build(); // no read-your-own-writes
         manager.informerFactory().informerFor(ConfigMap.class);
         manager.start();
         ControllerClient client = manager.client();

@@ -58,6 +58,8 @@ class ForbiddenReadIT {
         ClientConfig config = ClientConfig.fromKubeconfig(server.writeKubeconfigFor(dir.resolve("kubeconfig"), user));
         try (KubernetesClient client = KubernetesClient.create(config);
                 Manager manager = Manager.builder(client)
+                        .metricsPort(0)
+                        .healthProbePort(0)
                         .cacheSyncTimeout(Duration.ofSeconds(2))
                         .build()) {
             manager.informerFactory().informerFor(ConfigMap.class);

@@ -57,7 +57,8 @@ class ReadYourOwnWritesIT {
 
     @Test
     void aReadAfterAWriteSeesTheWrite(KubernetesClient kc, Faults faults, @TestNamespace String ns) throws Exception {
-        ControllerClient client = client(Manager.builder(kc).readYourOwnWrites(true));
+        ControllerClient client =
+                client(Manager.builder(kc).metricsPort(0).healthProbePort(0).readYourOwnWrites(true));
         client.create(configMap(ns, "a", "1"));
         assertThat(client.get(ConfigMap.class, ns, "a")).isPresent();
 
@@ -85,7 +86,7 @@ class ReadYourOwnWritesIT {
     @Test
     void withoutReadYourOwnWritesAReadRightAfterAWriteMaySeeTheStateBeforeIt(
             KubernetesClient kc, Faults faults, @TestNamespace String ns) throws Exception {
-        ControllerClient client = client(Manager.builder(kc)); // the default: off
+        ControllerClient client = client(Manager.builder(kc).metricsPort(0).healthProbePort(0)); // the default: off
         client.create(configMap(ns, "a", "1"));
         await().until(() -> client.get(ConfigMap.class, ns, "a").isPresent());
 
@@ -109,8 +110,11 @@ class ReadYourOwnWritesIT {
     @Test
     void theWaitIsBoundedAndThenTheReadReturnsWhatTheCacheHas(
             KubernetesClient kc, Faults faults, @TestNamespace String ns) throws Exception {
-        ControllerClient client =
-                client(Manager.builder(kc).readYourOwnWrites(true).readYourOwnWritesTimeout(Duration.ofMillis(300)));
+        ControllerClient client = client(Manager.builder(kc)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .readYourOwnWrites(true)
+                .readYourOwnWritesTimeout(Duration.ofMillis(300)));
         client.create(configMap(ns, "a", "1"));
         assertThat(client.get(ConfigMap.class, ns, "a")).isPresent();
 
@@ -130,7 +134,8 @@ class ReadYourOwnWritesIT {
     @Test
     void noEventIsFilteredAnotherWritersChangeRightAfterOurOwnWriteReachesHandlers(
             KubernetesClient kc, Faults faults, @TestNamespace String ns) throws Exception {
-        ControllerClient client = client(Manager.builder(kc).readYourOwnWrites(true));
+        ControllerClient client =
+                client(Manager.builder(kc).metricsPort(0).healthProbePort(0).readYourOwnWrites(true));
         List<String> seen = new CopyOnWriteArrayList<>();
         manager.informerFactory().informerFor(ConfigMap.class).addEventHandler(new ResourceEventHandler<>() {
             @Override
