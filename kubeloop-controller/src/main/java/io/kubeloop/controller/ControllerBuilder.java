@@ -220,6 +220,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
                 reconciler,
                 manager.informerFactory(),
                 manager.clock(),
+                manager.cacheSyncTimeout(),
                 manager.meterRegistry(),
                 // the recorder is made at the first drop: a controller that never gives up starts no event writer
                 (regarding, reason, message) ->

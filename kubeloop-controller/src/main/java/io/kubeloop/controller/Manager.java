@@ -269,6 +269,11 @@ public final class Manager implements AutoCloseable {
         return clock;
     }
 
+    /** How long a start waits for caches to sync; controllers started later wait as long for theirs. */
+    Duration cacheSyncTimeout() {
+        return cacheSyncTimeout;
+    }
+
     /** The namespace the manager's caches watch, or null for all namespaces. */
     public String namespace() {
         return namespace;

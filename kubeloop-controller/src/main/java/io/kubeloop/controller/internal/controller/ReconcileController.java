@@ -75,10 +75,12 @@ public final class ReconcileController<T extends HasMetadata> implements Control
      * How long {@link #start} waits for caches that have not synced (controller-runtime's CacheSyncTimeout); under a
      * manager they have synced before it starts controllers, so this bounds only a controller added later.
      */
-    static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
-
     private final String name;
+
     private final Class<T> forType;
+    /** How long a start waits for the watched caches (the manager's cache sync timeout). */
+    private final Duration cacheSyncTimeout;
+
     private final Set<Class<? extends HasMetadata>> ownedTypes;
     private final Set<Class<? extends HasMetadata>> watchedTypes;
     private final List<EventSource<?>> sources;
@@ -141,8 +143,10 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             Reconciler<T> reconciler,
             SharedInformerFactory informers,
             Clock clock,
+            Duration cacheSyncTimeout,
             MeterRegistry registry,
             DroppedKeyEvents events) {
+        this.cacheSyncTimeout = Objects.requireNonNull(cacheSyncTimeout, "cacheSyncTimeout");
         this.name = Objects.requireNonNull(name, "name");
         this.forType = Objects.requireNonNull(forType, "forType");
         this.sources = List.copyOf(sources);
@@ -229,7 +233,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
      * caches). Informers this controller watches that are not started yet (a controller added to a running manager)
      * are started, and the workers wait for their caches, as controller-runtime's sources do.
      *
-     * @throws IllegalStateException a watched cache did not sync within {@link #CACHE_SYNC_TIMEOUT}
+     * @throws IllegalStateException a watched cache did not sync within the manager's cache sync timeout
      */
     @Override
     public void start() {
@@ -242,7 +246,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         }
         if (!synced.stream().allMatch(java.util.function.BooleanSupplier::getAsBoolean)
                 && !SharedIndexInformer.waitForCacheSync(
-                        clock, CACHE_SYNC_TIMEOUT, synced.toArray(java.util.function.BooleanSupplier[]::new))) {
+                        clock, cacheSyncTimeout, synced.toArray(java.util.function.BooleanSupplier[]::new))) {
             for (Class<? extends HasMetadata> type : watchedTypes) {
                 if (!informers.informerFor(type).hasSynced()) {
                     notSynced.add(informers.informerFor(type).name());
@@ -251,10 +255,10 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             log.error(
                     "controller {}: WaitForCacheSync timed out after {}; not synced: {}",
                     name,
-                    CACHE_SYNC_TIMEOUT,
+                    cacheSyncTimeout,
                     notSynced);
             throw new IllegalStateException("controller " + name + ": WaitForCacheSync timed out after "
-                    + CACHE_SYNC_TIMEOUT + "; not synced: " + notSynced);
+                    + cacheSyncTimeout + "; not synced: " + notSynced);
         }
         lock.lock();
         try {
