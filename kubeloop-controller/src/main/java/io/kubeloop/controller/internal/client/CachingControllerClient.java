@@ -307,19 +307,12 @@ public final class CachingControllerClient implements ControllerClient {
 
     @Override
     public <T extends HasMetadata> OperationResult createOrUpdate(T object, Consumer<? super T> mutate) {
-        Objects.requireNonNull(mutate, "mutate");
-        Class<T> type = typeOf(object);
-        String namespace = namespaceOf(object);
-        String name = nameOf(object);
-        Optional<T> existing = get(type, namespace, name);
-        if (existing.isEmpty()) {
-            mutateKeepingKey(object, mutate, namespace, name);
-            create(object);
+        Mutation<T> m = createOrMutate(object, mutate);
+        if (m == null) {
             return OperationResult.CREATED;
         }
-        T current = existing.get();
-        T before = Copies.copy(current, type);
-        mutateKeepingKey(current, mutate, namespace, name);
+        T before = m.before();
+        T current = m.current();
         if (JSON.valueToTree(before).equals(JSON.valueToTree(current))) {
             return OperationResult.UNCHANGED;
         }
@@ -329,19 +322,13 @@ public final class CachingControllerClient implements ControllerClient {
 
     @Override
     public <T extends HasMetadata> OperationResult createOrPatch(T object, Consumer<? super T> mutate) {
-        Objects.requireNonNull(mutate, "mutate");
-        Class<T> type = typeOf(object);
-        String namespace = namespaceOf(object);
-        String name = nameOf(object);
-        Optional<T> existing = get(type, namespace, name);
-        if (existing.isEmpty()) {
-            mutateKeepingKey(object, mutate, namespace, name);
-            create(object);
+        Mutation<T> m = createOrMutate(object, mutate);
+        if (m == null) {
             return OperationResult.CREATED;
         }
-        T current = existing.get();
-        T before = Copies.copy(current, type);
-        mutateKeepingKey(current, mutate, namespace, name);
+        T before = m.before();
+        T current = m.current();
+        String name = nameOf(current);
         ObjectNode objectPatch = mergePatch(before, current, false);
         ObjectNode statusPatch = mergePatch(before, current, true);
         OperationResult result = OperationResult.UNCHANGED;
@@ -370,6 +357,30 @@ public final class CachingControllerClient implements ControllerClient {
                     : OperationResult.UPDATED_STATUS_ONLY;
         }
         return result;
+    }
+
+    /** The cached object (a copy) before and after the mutate function. */
+    private record Mutation<T>(T before, T current) {}
+
+    /**
+     * createOrUpdate's and createOrPatch's first half: creates {@code object}, mutated, when the cache has no such
+     * object (returns null); otherwise returns the cached copy as it was and as the mutate function left it.
+     */
+    private <T extends HasMetadata> Mutation<T> createOrMutate(T object, Consumer<? super T> mutate) {
+        Objects.requireNonNull(mutate, "mutate");
+        Class<T> type = typeOf(object);
+        String namespace = namespaceOf(object);
+        String name = nameOf(object);
+        Optional<T> existing = get(type, namespace, name);
+        if (existing.isEmpty()) {
+            mutateKeepingKey(object, mutate, namespace, name);
+            create(object);
+            return null;
+        }
+        T current = existing.get();
+        T before = Copies.copy(current, type);
+        mutateKeepingKey(current, mutate, namespace, name);
+        return new Mutation<>(before, current);
     }
 
     private static <T extends HasMetadata> void mutateKeepingKey(
