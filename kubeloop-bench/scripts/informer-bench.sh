@@ -14,6 +14,8 @@
 # --before DIR: a runner named NAME@before runs NAME from an earlier build kept in DIR (DIR/classpath.txt, the
 # whole class path), so that a change is measured against its parent in the same run; its results say NAME@before.
 # Needs kubeloop-bench built: ./kubeloop jmh -l (or mvn -q -DskipTests -pl kubeloop-bench -am package).
+# The machinery (server JVM, one measured JVM per run, class paths, results) is bench-lib.sh, shared with
+# controller-bench.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PODS=10000 EVENTS=100000 REPEATS=3 XMX=8g WRITES=200 LOAD=5000
@@ -39,32 +41,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 OUT="${OUT:-$ROOT/kubeloop-bench/results/informer-$(date -u +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
-JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK 21+}/bin/java"
-CP="$ROOT/kubeloop-bench/target/classes:$(cat "$ROOT/kubeloop-bench/target/classpath.txt")"
-GC_FLAGS=(-XX:+UseG1GC "-Xmx$XMX" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
-
-{ echo "date: $(date -u)"; echo "nproc: $(nproc)"; echo "uptime: $(uptime)"; "$JAVA" -version 2>&1 | head -1;
-  echo "args: pods=$PODS events=$EVENTS repeats=$REPEATS runners=$RUNNERS phases=$PHASES xmx=$XMX ${SERVER_ARGS[*]}"; } >"$OUT/machine.txt"
-
-SCRATCH="$(mktemp -d)"
-mkfifo "$SCRATCH/server.in"
-"$JAVA" -Xmx6g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$CP" \
-  io.kubeloop.bench.informer.InformerBenchServer --pods "$PODS" --events "$EVENTS" \
-  --ready-file "$OUT/ready.txt" "${SERVER_ARGS[@]}" <"$SCRATCH/server.in" >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-exec 3>"$SCRATCH/server.in"   # the server runs until this is closed
-stop_server() { exec 3>&- || true; wait "$SERVER_PID" 2>/dev/null || true; rm -rf "$SCRATCH"; }
-trap stop_server EXIT
-for _ in $(seq 1 1800); do
-  [ -s "$OUT/ready.txt" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$OUT/server.log" >&2; exit 1; }
-  sleep 1
-done
-READY="$(cat "$OUT/ready.txt")"
-echo "$READY" | tee -a "$OUT/machine.txt"
-field() { echo "$READY" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-API="$(field api)" REPLAY="$(field replay)" REPLAY_NOMF="$(field replayNoManagedFields)"
+source "$ROOT/kubeloop-bench/scripts/bench-lib.sh"
+JVM_FLAGS=(-XX:+UseG1GC "-Xmx$XMX" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
+bench_start "$OUT" "pods=$PODS events=$EVENTS repeats=$REPEATS runners=$RUNNERS phases=$PHASES xmx=$XMX ${SERVER_ARGS[*]}"
+bench_server io.kubeloop.bench.informer.InformerBenchServer --pods "$PODS" --events "$EVENTS" "${SERVER_ARGS[@]}"
+API="$(ready_field api)" REPLAY="$(ready_field replay)" REPLAY_NOMF="$(ready_field replayNoManagedFields)"
 
 for r in $(seq 1 "$REPEATS"); do
   for phase in $PHASES; do
@@ -75,19 +56,8 @@ for r in $(seq 1 "$REPEATS"); do
         burst) args=(--phase burst --url "$REPLAY" --data managedFields --events "$EVENTS") ;;
         latency) args=(--phase latency --url "$API" --control "$REPLAY" --data api --writes "$WRITES" --load "$LOAD") ;;
       esac
-      name="$runner" cp="$CP" label=""
-      if [ "${runner%@before}" != "$runner" ]; then
-        name="${runner%@before}" cp="$(cat "${BEFORE:?--before DIR is needed for $runner}/classpath.txt")" label="@before"
-      fi
-      echo "$(date -u +%H:%M:%S) run $r $phase $runner (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-      if line="$("$JAVA" "${GC_FLAGS[@]}" -cp "$cp" io.kubeloop.bench.informer.InformerBenchRunner \
-            --runner "$name" --pods "$PODS" "${args[@]}" 2>"$SCRATCH/last-run.err" | grep '^RESULT ')"; then
-        echo "${line#RESULT }" | sed "s/^{/{\"repeat\":$r,\"load1\":$(cut -d' ' -f1 /proc/loadavg),/" \
-          | sed "s/\"runner\":\"$name\"/\"runner\":\"$name$label\"/" | tee -a "$OUT/results.jsonl"
-      else
-        echo "FAILED: $runner $phase (stderr in $OUT/failed-$r-$phase-$runner.err)" >&2
-        cp "$SCRATCH/last-run.err" "$OUT/failed-$r-$phase-$runner.err"
-      fi
+      bench_classpath "$runner"
+      bench_run "$r" "$phase" io.kubeloop.bench.informer.InformerBenchRunner --pods "$PODS" "${args[@]}"
     done
   done
 done

@@ -1,5 +1,10 @@
 package io.kubeloop.bench.informer;
 
+import static io.kubeloop.bench.ProcessMeasures.cpuNanos;
+import static io.kubeloop.bench.ProcessMeasures.json;
+import static io.kubeloop.bench.ProcessMeasures.seconds;
+import static io.kubeloop.bench.ProcessMeasures.usedAfterGc;
+
 import io.kubeloop.bench.ClientPods;
 import io.kubeloop.client.codec.Decoding;
 import java.lang.management.ManagementFactory;
@@ -117,6 +122,7 @@ public final class InformerBenchRunner {
                 new BaselineInformer(() -> Decoding.compact().withoutManagedFields());
             case "fabric8" -> new Fabric8Informer();
             case "client-java" -> new ClientJavaInformer();
+            case "kubeloop-manager" -> new ManagerCacheInformer();
             default -> KubeloopInformer.variant(runner);
         };
     }
@@ -186,43 +192,6 @@ public final class InformerBenchRunner {
             }
             LockSupport.parkNanos(1_000_000);
         }
-    }
-
-    static long usedAfterGc() {
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
-
-    private static double seconds(long nanos) {
-        return Math.round(nanos / 1e6) / 1000.0;
-    }
-
-    @SuppressWarnings("unchecked")
-    static String json(Object value) {
-        if (value instanceof Map<?, ?> map) {
-            StringBuilder sb = new StringBuilder("{");
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                if (sb.length() > 1) {
-                    sb.append(',');
-                }
-                sb.append('"').append(e.getKey()).append("\":").append(json(e.getValue()));
-            }
-            return sb.append('}').toString();
-        }
-        if (value instanceof Number || value instanceof Boolean) {
-            return value.toString();
-        }
-        if (value instanceof String s && s.startsWith("{")) {
-            return s;
-        }
-        return "\"" + String.valueOf(value).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     static String format(double d) {

@@ -2,6 +2,7 @@ package io.kubeloop.bench.informer;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.bench.ClientPods;
+import io.kubeloop.bench.ProcessMeasures;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -86,16 +87,10 @@ public final class InformerBenchServer {
     }
 
     static String arg(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
+        return ProcessMeasures.arg(args, name, fallback);
     }
 
     static int intArg(String[] args, String name, int fallback) {
-        String v = arg(args, name, null);
-        return v == null ? fallback : Integer.parseInt(v.replace("_", "").replace("k", "000"));
+        return ProcessMeasures.intArg(args, name, fallback);
     }
 }

@@ -12,11 +12,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Background write load on the embedded API server: merge patches of an annotation on {@code objects} small
- * "load" pods, round robin, at a target rate, from {@code writers} virtual threads each pacing its own share. Runs
+ * "load" pods or ConfigMaps ({@code load-0000}, ...), round robin, at a target rate, from {@code writers} virtual threads each pacing its own share. Runs
  * in the server's JVM, so its CPU is not counted in the measured client's process. The rate actually reached is
  * reported: the server's write path may not sustain the target on a shared machine.
  */
-final class LoadGenerator {
+public final class LoadGenerator {
 
     private static final int WRITERS = 16;
 
@@ -24,6 +24,7 @@ final class LoadGenerator {
     private final URI api;
     private final String namespace;
     private final int objects;
+    private final String plural;
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private volatile boolean running;
@@ -31,32 +32,45 @@ final class LoadGenerator {
     private long startedNanos;
     private long stoppedNanos;
 
-    LoadGenerator(HttpClient http, URI api, String namespace, int objects) {
+    /** Load on {@code objects} pods named {@code load-0000}, ... in {@code namespace}. */
+    public LoadGenerator(HttpClient http, URI api, String namespace, int objects) {
+        this(http, api, namespace, objects, "pods");
+    }
+
+    /** Load on {@code objects} objects of {@code plural} ({@code pods} or {@code configmaps}). */
+    public LoadGenerator(HttpClient http, URI api, String namespace, int objects, String plural) {
+        if (!plural.equals("pods") && !plural.equals("configmaps")) {
+            throw new IllegalArgumentException("plural must be pods or configmaps: " + plural);
+        }
         this.http = http;
         this.api = api;
         this.namespace = namespace;
         this.objects = objects;
+        this.plural = plural;
     }
 
-    /** Creates the load pods (once). */
-    void createObjects() throws Exception {
+    /** Creates the load objects (once). */
+    public void createObjects() throws Exception {
         for (int i = 0; i < objects; i++) {
-            String body = """
+            String body = plural.equals("pods") ? """
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"load-%04d","labels":{"app":"load"}},\
-                "spec":{"containers":[{"name":"c","image":"registry.example.com/load:1"}]}}""".formatted(i);
+                "spec":{"containers":[{"name":"c","image":"registry.example.com/load:1"}]}}""".formatted(i) : """
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"load-%04d","labels":{"app":"load"}},\
+                "data":{"k":"v"}}""".formatted(i);
             HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/" + namespace + "/pods"))
+                    HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/" + namespace + "/" + plural))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(body))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 201) {
-                throw new IllegalStateException("create of load pod " + i + " answered " + r.statusCode());
+                throw new IllegalStateException("create of load object " + i + " answered " + r.statusCode());
             }
         }
     }
 
-    synchronized void start(double perSecond) {
+    /** Starts (or restarts) the writers at {@code perSecond} writes per second in total. */
+    public synchronized void start(double perSecond) {
         stop();
         running = true;
         writes.set(0);
@@ -83,7 +97,8 @@ final class LoadGenerator {
             String name = String.format("load-%04d", n % objects);
             try {
                 HttpResponse<Void> r = http.send(
-                        HttpRequest.newBuilder(URI.create(api + "/api/v1/namespaces/" + namespace + "/pods/" + name))
+                        HttpRequest.newBuilder(
+                                        URI.create(api + "/api/v1/namespaces/" + namespace + "/" + plural + "/" + name))
                                 .header("Content-Type", "application/merge-patch+json")
                                 .method(
                                         "PATCH",
@@ -99,7 +114,7 @@ final class LoadGenerator {
     }
 
     /** Stops the writers; returns the writes per second reached since start. */
-    synchronized String stop() {
+    public synchronized String stop() {
         if (!running) {
             return report();
         }
@@ -115,7 +130,8 @@ final class LoadGenerator {
         return report();
     }
 
-    synchronized String report() {
+    /** The writes, failures and writes per second reached since the last start, as JSON. */
+    public synchronized String report() {
         long end = running ? System.nanoTime() : stoppedNanos;
         double seconds = Math.max(1e-9, (end - startedNanos) / 1e9);
         return "{\"writes\":" + writes.get() + ",\"failures\":" + failures.get() + ",\"seconds\":"
