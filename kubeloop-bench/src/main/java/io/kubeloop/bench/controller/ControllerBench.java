@@ -98,7 +98,10 @@ public final class ControllerBench {
         long t0 = System.nanoTime();
         controller.start(url, workers, tally);
         await("the first reconcile", () -> tally.firstAt() != 0);
-        await("the initial reconcile of " + objects + " objects", () -> tally.allReachedAt() != 0);
+        await(
+                "the initial reconcile of " + objects + " objects",
+                () -> tally.allReachedAt() != 0,
+                () -> tally.reached() + " reached");
         long synced = tally.allReachedAt();
         result.put("firstReconcileSeconds", seconds(tally.firstAt() - t0));
         result.put("syncSeconds", seconds(synced - t0));
@@ -116,7 +119,10 @@ public final class ControllerBench {
             long b0 = System.nanoTime();
             String written = post(control + "/bench/write?seq=1&from=0&to=" + objects + "&stall=0");
             long w1 = System.nanoTime();
-            await("the burst's " + objects + " reconciles at seq 1", () -> tally.allReachedAt() != 0);
+            await(
+                    "the burst's " + objects + " reconciles at seq 1",
+                    () -> tally.allReachedAt() != 0,
+                    () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all");
             long b1 = tally.allReachedAt();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("seconds", seconds(b1 - b0));
@@ -140,7 +146,10 @@ public final class ControllerBench {
                 long h0 = System.nanoTime();
                 post(control + "/bench/release");
                 int f = from;
-                await("held round from " + f, () -> tally.allReachedAt() != 0);
+                await(
+                        "held round from " + f,
+                        () -> tally.allReachedAt() != 0,
+                        () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all");
                 drain += tally.allReachedAt() - h0;
             }
             Map<String, Object> m = new LinkedHashMap<>();
@@ -235,10 +244,15 @@ public final class ControllerBench {
 
     /** Polls every millisecond, for at most {@link #PHASE_LIMIT}. */
     private static void await(String what, BooleanSupplier done) {
+        await(what, done, () -> "");
+    }
+
+    /** {@link #await(String, BooleanSupplier)} that says how far it got when it gives up. */
+    private static void await(String what, BooleanSupplier done, java.util.function.Supplier<String> progress) {
         long deadline = System.nanoTime() + PHASE_LIMIT.toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no " + what + " within " + PHASE_LIMIT);
+                throw new IllegalStateException("no " + what + " within " + PHASE_LIMIT + " (" + progress.get() + ")");
             }
             LockSupport.parkNanos(1_000_000);
         }
