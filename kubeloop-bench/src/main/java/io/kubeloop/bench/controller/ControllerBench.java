@@ -112,17 +112,23 @@ public final class ControllerBench {
         result.put("heapAfterGcBytes", heapAfter);
         result.put("heapBytesPerObject", (heapAfter - heapBefore) / objects);
 
+        // The objects keep the seqs of earlier runs: this run's are larger (and a patch to an equal value would
+        // be a no-op that the server does not send as an event).
+        long burstSeq = System.currentTimeMillis();
+        long heldSeq = burstSeq + 1;
+        long latencySeq = burstSeq + 2;
         if (phases.contains("burst")) {
             long r0 = tally.reconciles();
             long cpu1 = cpuNanos();
-            tally.expect(1, objects);
+            tally.expect(burstSeq, objects);
             long b0 = System.nanoTime();
-            String written = post(control + "/bench/write?seq=1&from=0&to=" + objects + "&stall=0");
+            String written = post(control + "/bench/write?seq=" + burstSeq + "&from=0&to=" + objects + "&stall=0");
             long w1 = System.nanoTime();
             await(
-                    "the burst's " + objects + " reconciles at seq 1",
+                    "the burst's " + objects + " reconciles",
                     () -> tally.allReachedAt() != 0,
-                    () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all");
+                    () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all, "
+                            + tally.histogram());
             long b1 = tally.allReachedAt();
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("seconds", seconds(b1 - b0));
@@ -141,15 +147,16 @@ public final class ControllerBench {
             int rounds = 0;
             for (int from = 0; from < objects; from += round, rounds++) {
                 int to = Math.min(objects, from + round);
-                tally.expect(2, to - from);
-                post(control + "/bench/write?seq=2&from=" + from + "&to=" + to + "&stall=1");
+                tally.expect(heldSeq, to - from);
+                post(control + "/bench/write?seq=" + heldSeq + "&from=" + from + "&to=" + to + "&stall=1");
                 long h0 = System.nanoTime();
                 post(control + "/bench/release");
                 int f = from;
                 await(
                         "held round from " + f,
                         () -> tally.allReachedAt() != 0,
-                        () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all");
+                        () -> tally.reached() + " reached, " + tally.reconciles() + " reconciles in all, "
+                                + tally.histogram());
                 drain += tally.allReachedAt() - h0;
             }
             Map<String, Object> m = new LinkedHashMap<>();
@@ -163,10 +170,11 @@ public final class ControllerBench {
         }
         if (phases.contains("latency") && latencyWrites > 1) {
             int half = latencyWrites / 2;
-            result.put("atRest", latencies(url, tally, 0, half));
+            tally.latencyBase(latencySeq);
+            result.put("atRest", latencies(url, tally, latencySeq, 0, half));
             post(control + "/bench/load?rate=" + load);
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2)); // let the load settle
-            Map<String, Object> underLoad = latencies(url, tally, half, 2 * half);
+            Map<String, Object> underLoad = latencies(url, tally, latencySeq, half, 2 * half);
             underLoad.put("load", post(control + "/bench/load?rate=0"));
             result.put("underLoad", underLoad);
         }
@@ -191,8 +199,12 @@ public final class ControllerBench {
                 Class.forName(className).getDeclaredConstructor().newInstance();
     }
 
-    /** Writes [from, to) one after another; each waits for its reconcile (at most 10 s), then 10 ms. */
-    private static Map<String, Object> latencies(String url, Tally tally, int from, int to) throws Exception {
+    /**
+     * Writes [from, to) one after another (write i sets seq {@code base + i}); each waits for its reconcile (at
+     * most 10 s), then 10 ms.
+     */
+    private static Map<String, Object> latencies(String url, Tally tally, long base, int from, int to)
+            throws Exception {
         long[] micros = new long[to - from];
         int lost = 0;
         URI object = URI.create(url + "/api/v1/namespaces/" + NAMESPACE + "/configmaps/" + LATENCY_OBJECT);
@@ -201,7 +213,9 @@ public final class ControllerBench {
             HttpResponse<Void> r = HTTP.send(
                     HttpRequest.newBuilder(object)
                             .header("Content-Type", "application/merge-patch+json")
-                            .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"seq\":\"" + i + "\"}}"))
+                            .method(
+                                    "PATCH",
+                                    HttpRequest.BodyPublishers.ofString("{\"data\":{\"seq\":\"" + (base + i) + "\"}}"))
                             .build(),
                     HttpResponse.BodyHandlers.discarding());
             if (r.statusCode() != 200) {

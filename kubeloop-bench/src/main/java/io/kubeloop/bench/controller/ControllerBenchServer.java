@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server process of the controller benchmark ({@code BENCHMARKS.md}, "Controllers"): the embedded API server
- * holding {@code --objects} ConfigMaps {@code cm-00000 ...} (data {@code seq: "0"}) in namespace
+ * holding {@code --objects} ConfigMaps {@code cm-00000 ...} (data {@code seq: "0"}; the runs write larger seqs) in namespace
  * {@value ControllerBench#NAMESPACE}, one ConfigMap {@value ControllerBench#LATENCY_OBJECT} for the latency runs
  * and 200 {@code load-NNNN} ConfigMaps for background load, all watched by the controller under test. Its CPU is
  * not in the measured process. A control server on loopback answers POSTs (JSON):
@@ -136,7 +136,7 @@ public final class ControllerBenchServer {
     }
 
     /** Merge-patches {@code data.seq}; returns when the server acknowledged it. */
-    private void write(String name, int seq) throws Exception {
+    private void write(String name, long seq) throws Exception {
         HttpResponse<Void> r = http.send(
                 HttpRequest.newBuilder(URI.create(collection() + "/" + name))
                         .header("Content-Type", "application/merge-patch+json")
@@ -176,7 +176,7 @@ public final class ControllerBenchServer {
     private String answer(String path, String query) throws Exception {
         return switch (path) {
             case "/bench/write" -> {
-                int seq = Integer.parseInt(param(query, "seq"));
+                long seq = Long.parseLong(param(query, "seq"));
                 int from = Integer.parseInt(param(query, "from"));
                 int to = Integer.parseInt(param(query, "to"));
                 if ("1".equals(param(query, "stall"))) {
