@@ -22,7 +22,7 @@ ROWS = [
     ("heap after GC per object, B", "heapBytesPerObject", "heap"),
     ("burst at the server's write rate, s", "burst.seconds", "time"),
     ("  server writes/s in that burst", "burst.server.perSecond", "info"),
-    ("  lag after the last write, s", "burst.lagAfterLastWriteSeconds", "time"),
+    ("  lag after the last write, s", "burst.lagAfterLastWriteSeconds", "info"),
     ("  CPU-s", "burst.cpuSeconds", "time"),
     ("held burst: drain time of 10k events, s", "held.drainSeconds", "time"),
     ("held burst: reconciles/s", "held.reconcilesPerSecond", "rate"),

@@ -20,6 +20,8 @@ import java.util.function.UnaryOperator;
  *   <li>{@code kubeloop}: standard decoding, no transform;</li>
  *   <li>{@code kubeloop-strip}: the ready-made {@code Transforms.stripManagedFields()} transform;</li>
  *   <li>{@code kubeloop-compact}: the client decodes with {@link Decoding#compact()};</li>
+ *   <li>{@code kubeloop-compact-strip}: compact decoding and the {@code stripManagedFields()} transform, the
+ *       controller Manager's default cache;</li>
  *   <li>{@code kubeloop-lean}: {@code Decoding.compact().withoutManagedFields()}: the strip done while parsing;</li>
  *   <li>{@code kubeloop-exact}, {@code kubeloop-lean-exact}: {@code coalesceUpdates(false)}, every update
  *       delivered as client-go does.</li>
@@ -47,14 +49,17 @@ final class KubeloopInformer implements InformerUnderTest {
             case "kubeloop-strip" ->
                 new KubeloopInformer(() -> Decoding.standard(), Transforms.stripManagedFields(), true);
             case "kubeloop-compact" -> new KubeloopInformer(() -> Decoding.compact(), null, true);
+            case "kubeloop-compact-strip" ->
+                new KubeloopInformer(() -> Decoding.compact(), Transforms.stripManagedFields(), true);
             case "kubeloop-lean" ->
                 new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, true);
             case "kubeloop-exact" -> new KubeloopInformer(() -> Decoding.standard(), null, false);
             case "kubeloop-lean-exact" ->
                 new KubeloopInformer(() -> Decoding.compact().withoutManagedFields(), null, false);
             default ->
-                throw new IllegalArgumentException("unknown runner " + runner + ": baseline[-compact][-nomf], "
-                        + "fabric8, client-java, kubeloop[-strip|-compact|-lean|-exact|-lean-exact]");
+                throw new IllegalArgumentException(
+                        "unknown runner " + runner + ": baseline[-compact][-nomf], "
+                                + "fabric8, client-java, kubeloop[-strip|-compact|-compact-strip|-lean|-exact|-lean-exact], kubeloop-manager");
         };
     }
 
