@@ -3,9 +3,9 @@ package io.kubeloop.bench.controller;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.controller.ControllerClient;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.Result;
-import io.kubeloop.informer.cache.NamespaceLister;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,8 +13,8 @@ import java.util.Optional;
  * kubeloop's controller runtime with every default: {@code Manager.builder(client).namespace(ns).build()}, one
  * controller from {@code manager.newControllerFor(ConfigMap.class).complete(reconciler)} (the Manager's default
  * cache, its default rate limiter and queue; workers: the builder's default of 1 unless told), and a reconciler
- * that reads the object through the shared informer's lister, as a reconciler would (the read-only cached
- * object, no copy). The client is {@code KubernetesClient.create(config)} with its defaults.
+ * that reads the object from the cache through {@code manager.client().getReadOnly(ConfigMap.class, request)}
+ * (the shared cached object, no copy, as the peers' reconcilers read theirs). The client is {@code KubernetesClient.create(config)} with its defaults.
  */
 public final class KubeloopController implements ControllerUnderTest {
 
@@ -29,11 +29,10 @@ public final class KubeloopController implements ControllerUnderTest {
                 KubernetesClient.create(ClientConfig.builder().server(url).build());
         Manager manager =
                 Manager.builder(client).namespace(ControllerBench.NAMESPACE).build();
-        NamespaceLister<ConfigMap> configMaps =
-                manager.informerFactory().informerFor(ConfigMap.class).lister().namespace(ControllerBench.NAMESPACE);
+        ControllerClient cache = manager.client();
         manager.newControllerFor(ConfigMap.class).workers(workers).complete(request -> {
             long entry = System.nanoTime();
-            Optional<ConfigMap> cm = configMaps.get(request.name());
+            Optional<ConfigMap> cm = cache.getReadOnly(ConfigMap.class, request);
             Map<String, String> data = cm.map(ConfigMap::getData).orElse(null);
             tally.reconciled(request.name(), data == null ? null : data.get("seq"), entry);
             return Result.done();
