@@ -56,6 +56,7 @@ bench_classpath() {
     local josdk="$ROOT/kubeloop-bench/josdk"
     if [ ! -s "$josdk/target/classpath.txt" ] || [ "$josdk/pom.xml" -nt "$josdk/target/classpath.txt" ]; then
       mvn -B -ntp -q -f "$josdk/pom.xml" package >&2
+      touch "$josdk/target/classpath.txt" # build-classpath leaves an unchanged file with its old date
     fi
     # kubeloop-bench's classes for the JDK-only harness and the peer; nothing else of them is loaded.
     RUN_CP="$ROOT/kubeloop-bench/target/classes:$(cat "$josdk/target/classpath.txt")"
