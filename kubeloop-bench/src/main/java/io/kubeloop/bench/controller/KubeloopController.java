@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * kubeloop's controller runtime with every default: {@code Manager.builder(client).namespace(ns).build()}, one
+ * kubeloop's controller runtime with every default but the endpoints' ports (free ones, still served):
+ * {@code Manager.builder(client).namespace(ns).metricsPort(0).healthProbePort(0).build()}, one
  * controller from {@code manager.newControllerFor(ConfigMap.class).complete(reconciler)} (the Manager's default
  * cache, its default rate limiter and queue; workers: the builder's default of 1 unless told), and a reconciler
  * that reads the object from the cache through {@code manager.client().getReadOnly(ConfigMap.class, request)}
@@ -27,8 +28,12 @@ public final class KubeloopController implements ControllerUnderTest {
     public void start(String url, int workers, Tally tally) throws Exception {
         KubernetesClient client =
                 KubernetesClient.create(ClientConfig.builder().server(url).build());
-        Manager manager =
-                Manager.builder(client).namespace(ControllerBench.NAMESPACE).build();
+        // Endpoints on free ports instead of 8080/8081, which other processes on the machine may hold.
+        Manager manager = Manager.builder(client)
+                .namespace(ControllerBench.NAMESPACE)
+                .metricsPort(0)
+                .healthProbePort(0)
+                .build();
         ControllerClient cache = manager.client();
         manager.newControllerFor(ConfigMap.class).workers(workers).complete(request -> {
             long entry = System.nanoTime();
