@@ -297,10 +297,12 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             if (r == null) {
                 return;
             }
-            run = null;
+            // The queue shuts down first: once queueDepth() reads 0, a worker finishing its reconcile takes no
+            // further key (it sees the queue shutting down), so "stopped taking keys" is observable and true.
+            r.queue.shutDown();
             r.registrations.forEach(ResourceEventHandlerRegistration::remove);
             r.registrations.clear();
-            r.queue.shutDown();
+            run = null;
             long deadline = clock.nanoTime() + saturatedNanos(timeout);
             while (!r.workers.isEmpty() && deadline - clock.nanoTime() > 0) {
                 clock.awaitUntil(lock, exited, deadline);
