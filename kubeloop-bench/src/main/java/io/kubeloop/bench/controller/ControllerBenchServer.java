@@ -179,16 +179,25 @@ public final class ControllerBenchServer {
                 long seq = Long.parseLong(param(query, "seq"));
                 int from = Integer.parseInt(param(query, "from"));
                 int to = Integer.parseInt(param(query, "to"));
-                if ("1".equals(param(query, "stall"))) {
+                boolean stall = "1".equals(param(query, "stall"));
+                if (stall) {
                     api.faults().stall(Duration.ofMinutes(10), "configmaps");
                 }
                 long t0 = System.nanoTime();
                 AtomicInteger next = new AtomicInteger(from);
-                runWriters(() -> {
-                    for (int i; (i = next.getAndIncrement()) < to; ) {
-                        write(ControllerBench.name(i), seq);
+                try {
+                    runWriters(() -> {
+                        for (int i; (i = next.getAndIncrement()) < to; ) {
+                            write(ControllerBench.name(i), seq);
+                        }
+                    });
+                } catch (Exception e) {
+                    if (stall) {
+                        // a failed round must not leave the watches stalled: the next runner would wait forever
+                        api.faults().clear();
                     }
-                });
+                    throw e;
+                }
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 yield String.format(
                         Locale.ROOT,
