@@ -138,12 +138,16 @@ public final class CustomResources {
     /**
      * Checks and completes {@code next}, the object a write is about to store ({@code current} is the stored
      * one, null on create; {@code subresource} is "", "status" or "scale"; {@code fieldValidation} the request's
-     * parameter, null when absent). Returns the object to store; throws {@link RejectedException} with a 422
+     * parameter). Returns the object to store; throws {@link RejectedException} with a 422
      * Invalid listing every problem, a 400 for unknown fields under {@code fieldValidation=Strict} (kubectl's
      * default), or a 405 for a create while the resource's CRD is being deleted.
      */
     public ObjectNode admit(
-            ResourceType type, ObjectNode current, ObjectNode next, String subresource, String fieldValidation) {
+            ResourceType type,
+            ObjectNode current,
+            ObjectNode next,
+            String subresource,
+            io.kubeloop.apiserver.internal.registry.FieldValidation fieldValidation) {
         if (isDefinitions(type)) {
             return admitDefinition(current, next);
         }
@@ -157,7 +161,7 @@ public final class CustomResources {
                     "create not allowed while custom resource definition is terminating"));
         }
         List<String> unknown = v.schema().prune(next);
-        if ("Strict".equals(fieldValidation) && !unknown.isEmpty()) {
+        if (fieldValidation == io.kubeloop.apiserver.internal.registry.FieldValidation.STRICT && !unknown.isEmpty()) {
             throw new RejectedException(Statuses.badRequest(type.kind() + " in version \"" + type.version()
                     + "\" cannot be handled as a " + type.kind() + ": strict decoding error: "
                     + String.join(

@@ -12,6 +12,13 @@ import io.kubeloop.apiserver.internal.patch.ManagedFields;
 import io.kubeloop.apiserver.internal.patch.PatchSchema;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufCodec;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufException;
+import io.kubeloop.apiserver.internal.registry.Admission;
+import io.kubeloop.apiserver.internal.registry.AdmissionException;
+import io.kubeloop.apiserver.internal.registry.Bodies;
+import io.kubeloop.apiserver.internal.registry.FieldValidation;
+import io.kubeloop.apiserver.internal.registry.Strategies;
+import io.kubeloop.apiserver.internal.registry.Warnings;
+import io.kubeloop.apiserver.internal.registry.WriteOptions;
 import io.kubeloop.apiserver.internal.storage.ListResult;
 import io.kubeloop.apiserver.internal.storage.StorageException;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
@@ -39,12 +46,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The verbs on resources: get, list, watch, create, update, delete and deletecollection, on the main
@@ -73,6 +78,8 @@ final class ResourceEndpoints {
 
     private final ObjectLifecycle lifecycle;
     private final Protobuf protobuf;
+    private final Admission admission = new Admission(Strategies.builtIn());
+    private final Bodies bodies;
 
     ResourceEndpoints(
             JsonMapper json,
@@ -95,6 +102,7 @@ final class ResourceEndpoints {
         this.responses = new Responses(json, protobuf);
         this.tables = new TableView(json, clock, type -> crds == null ? null : crds.printerColumns(type));
         this.serialized = new SerializedObjects(json);
+        this.bodies = new Bodies(json);
     }
 
     void customResources(CustomResources crds) {
@@ -117,6 +125,8 @@ final class ResourceEndpoints {
         } catch (RejectedException e) {
             responses.status(exchange, e.status());
         } catch (LifecycleException e) {
+            responses.status(exchange, e.status());
+        } catch (AdmissionException e) {
             responses.status(exchange, e.status());
         }
     }
@@ -672,12 +682,14 @@ final class ResourceEndpoints {
         if (!info.subresource().isEmpty()) {
             throw methodNotAllowed();
         }
-        ObjectNode object = readObject(exchange, type);
+        WriteOptions options = writeOptions(exchange, q);
+        ObjectNode object = admission.decoded(type, readObject(exchange, type), options);
         requireSameNamespace(type, info, object);
         String manager = fieldManager(exchange, q, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
+        admission.create(type, object, options);
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
-        ObjectNode admitted = admit(type, null, object, "", q);
+        ObjectNode admitted = admit(type, null, object, "", options.fieldValidation());
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
@@ -706,7 +718,8 @@ final class ResourceEndpoints {
 
     private void update(HttpExchange exchange, RequestInfo info, ResourceType type, Map<String, String> q)
             throws IOException {
-        ObjectNode object = readObject(exchange, type);
+        WriteOptions options = writeOptions(exchange, q);
+        ObjectNode object = admission.decoded(type, readObject(exchange, type), options);
         String bodyName = object.path("metadata").path("name").asString("");
         if (!bodyName.isEmpty() && !bodyName.equals(info.name())) {
             throw new ApiException(Statuses.badRequest("the name of the object (" + bodyName
@@ -721,7 +734,7 @@ final class ResourceEndpoints {
                 conditionalUpdate(
                         info,
                         type,
-                        q,
+                        options,
                         manager,
                         current -> new Desired(
                                 object, ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
@@ -743,10 +756,10 @@ final class ResourceEndpoints {
     private ObjectNode conditionalUpdate(
             RequestInfo info,
             ResourceType type,
-            Map<String, String> q,
+            WriteOptions options,
             String manager,
             java.util.function.Function<ObjectNode, Desired> change) {
-        boolean dryRun = dryRun(q);
+        boolean dryRun = options.dryRun();
         try {
             return written(
                     type,
@@ -754,9 +767,10 @@ final class ResourceEndpoints {
                             type,
                             () -> lifecycle.update(key(info, type), current -> {
                                 Desired d = change.apply(current);
+                                admission.update(type, current, d.next(), info.subresource(), options);
                                 serviceAddresses.admit(type, current, d.next());
                                 lifecycle.checkWrite(type, current, d.next());
-                                admit(type, current, d.next(), info.subresource(), q);
+                                admit(type, current, d.next(), info.subresource(), options.fieldValidation());
                                 String rv = d.sent()
                                         .path("metadata")
                                         .path("resourceVersion")
@@ -803,23 +817,27 @@ final class ResourceEndpoints {
         }
         StorageKey key = key(info, type);
         boolean statusOnly = info.subresource().equals("status");
+        WriteOptions options = writeOptions(exchange, q);
         if (patchType == Patches.APPLY_PATCH && !exists(key)) {
-            ObjectNode created = patchType.apply(type, null, patch, fieldManager, clock.now());
+            ObjectNode created =
+                    admission.decoded(type, patchType.apply(type, null, patch, fieldManager, clock.now()), options);
             ObjectRules.prepareCreate(type, created, info.namespace(), clock.now());
             ObjectRules.metadata(created).put("name", info.name());
+            admission.create(type, created, options);
             if (type.namespaced()) {
                 requireNamespace(info.namespace());
             }
             lifecycle.admitCreate(type, info.namespace(), created);
-            admit(type, null, created, "", q);
-            responses.object(exchange, 201, storeNew(type, key, created, dryRun(q)));
+            admit(type, null, created, "", options.fieldValidation());
+            responses.object(exchange, 201, storeNew(type, key, created, options.dryRun()));
             return;
         }
         responses.object(
                 exchange,
                 200,
-                conditionalUpdate(info, type, q, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
-                    ObjectNode patched = patchType.apply(type, current, patch, fieldManager, clock.now());
+                conditionalUpdate(info, type, options, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
+                    ObjectNode patched = admission.decoded(
+                            type, patchType.apply(type, current, patch, fieldManager, clock.now()), options);
                     return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
                 }));
     }
@@ -831,7 +849,7 @@ final class ResourceEndpoints {
         JsonNode input =
                 patchType == null ? readObject(exchange, "autoscaling/v1", "Scale") : parse(readBody(exchange));
         String manager = fieldManager(exchange, q, patchType == null ? "UpdateOptions" : "PatchOptions");
-        ObjectNode stored = conditionalUpdate(info, type, q, manager, current -> {
+        ObjectNode stored = conditionalUpdate(info, type, writeOptions(exchange, q), manager, current -> {
             JsonNode desired = patchType == null
                     ? input
                     : patchType.apply(
@@ -924,9 +942,21 @@ final class ResourceEndpoints {
 
     /** A custom resource write checked and completed by its definition (other writes pass unchanged). */
     private ObjectNode admit(
-            ResourceType type, ObjectNode current, ObjectNode next, String subresource, Map<String, String> q) {
+            ResourceType type,
+            ObjectNode current,
+            ObjectNode next,
+            String subresource,
+            FieldValidation fieldValidation) {
         CustomResources c = crds;
-        return c == null ? next : c.admit(type, current, next, subresource, q.get("fieldValidation"));
+        return c == null ? next : c.admit(type, current, next, subresource, fieldValidation);
+    }
+
+    /** How to admit a write: its fieldValidation (400 when invalid), its warnings (response headers), dryRun. */
+    private static WriteOptions writeOptions(HttpExchange exchange, Map<String, String> q) {
+        return new WriteOptions(
+                FieldValidation.parse(q.get("fieldValidation")),
+                new Warnings(value -> exchange.getResponseHeaders().add("Warning", value)),
+                dryRun(q));
     }
 
     /** Tells the custom resources about a stored write (a CRD write changes what is served). */
@@ -1101,25 +1131,12 @@ final class ResourceEndpoints {
         return object;
     }
 
-    /** YAML (of which JSON is a subset), for application/yaml bodies and apply patches. */
-    private JsonNode parseYaml(byte[] body) {
-        try {
-            JsonNode node = YAML.readTree(body);
-            return node == null || node.isMissingNode() ? json.createObjectNode() : node;
-        } catch (JacksonException e) {
-            throw new ApiException(Statuses.badRequest("error converting YAML to JSON: " + e.getOriginalMessage()));
-        }
+    private JsonNode parse(byte[] body) {
+        return bodies.json(body, null);
     }
 
-    private static final YAMLMapper YAML = YAMLMapper.builder().build();
-
-    private JsonNode parse(byte[] body) {
-        try {
-            return json.readTree(body);
-        } catch (JacksonException e) {
-            throw new ApiException(
-                    Statuses.badRequest("couldn't get version/kind; json parse error: " + e.getOriginalMessage()));
-        }
+    private JsonNode parseYaml(byte[] body) {
+        return bodies.yaml(body, null);
     }
 
     private static byte[] readBody(HttpExchange exchange) throws IOException {

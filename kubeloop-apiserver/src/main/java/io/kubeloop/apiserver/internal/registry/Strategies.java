@@ -1,0 +1,36 @@
+package io.kubeloop.apiserver.internal.registry;
+
+import io.kubeloop.model.ResourceType;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The strategies of the built-in resources, by group and resource. A resource without one (every custom
+ * resource: its CRD's schema rules it) gets {@link #NONE}. Immutable after construction.
+ */
+public final class Strategies {
+
+    /** The strategy of a resource with no rules of its own. */
+    public static final ResourceStrategy NONE = new ResourceStrategy() {};
+
+    private final Map<String, ResourceStrategy> byResource;
+
+    private Strategies(Map<String, ResourceStrategy> byResource) {
+        this.byResource = Map.copyOf(byResource);
+    }
+
+    /** The strategies of kube's built-in resources. */
+    public static Strategies builtIn() {
+        Map<String, ResourceStrategy> s = new HashMap<>();
+        // one line per resource: s.put(key("apps", "deployments"), new DeploymentStrategy());
+        return new Strategies(s);
+    }
+
+    public ResourceStrategy of(ResourceType type) {
+        return byResource.getOrDefault(key(type.group(), type.plural()), NONE);
+    }
+
+    static String key(String group, String plural) {
+        return group + "/" + plural;
+    }
+}
