@@ -9,7 +9,7 @@ for side in ('before', 'after'):
     for f in sorted(glob.glob(os.path.join(out, side + '-*.json'))):
         for r in json.load(open(f)):
             name = '.'.join(r['benchmark'].split('.')[-2:])
-            if r['params'] and 'pods' in r['params']:
+            if 'pods' in (r.get('params') or {}):
                 name += ' (' + r['params']['pods'] + ' pods)'
             scores.setdefault((name, side), []).append(r['primaryMetric']['score'])
             units[name] = r['primaryMetric']['scoreUnit']
