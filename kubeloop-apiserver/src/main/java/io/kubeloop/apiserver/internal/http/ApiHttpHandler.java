@@ -4,9 +4,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.internal.auth.Authentication;
+import io.kubeloop.apiserver.internal.auth.RequestUser;
 import io.kubeloop.apiserver.internal.exchange.ExchangeAttributes;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufSupport;
 import io.kubeloop.apiserver.internal.rbac.AccessControl;
+import io.kubeloop.apiserver.internal.registry.Admission;
+import io.kubeloop.apiserver.internal.registry.Bodies;
+import io.kubeloop.apiserver.internal.registry.Strategies;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.model.ResourceRegistry;
@@ -40,6 +44,9 @@ public final class ApiHttpHandler implements HttpHandler {
     private volatile String serverAddress = "127.0.0.1:0";
 
     private final ResourceEndpoints resources;
+    /** The custom resources and the fault injector, shared with the endpoints; set once before the server starts. */
+    private final ServerExtensions extensions = new ServerExtensions();
+
     private final ApiServerMetrics metrics;
     private final Clock clock;
 
@@ -57,8 +64,27 @@ public final class ApiHttpHandler implements HttpHandler {
         this.responses = new Responses(json, protobuf);
         this.version = KubernetesVersion.SERVED;
         this.metrics = new ApiServerMetrics(registry, store);
-        this.resources =
-                new ResourceEndpoints(json, store, clock, registry, metrics, bookmarkInterval, lifecycle, protobuf);
+        TableView tables = new TableView(json, clock, extensions::printerColumns);
+        ServedObjects served = new ServedObjects(json, new SerializedObjects(json));
+        this.resources = new ResourceEndpoints(
+                responses,
+                protobuf,
+                extensions,
+                new ReadEndpoints(json, store, responses, tables, served, extensions),
+                new WriteEndpoints(
+                        json,
+                        store,
+                        clock,
+                        responses,
+                        served,
+                        lifecycle,
+                        protobuf,
+                        new Admission(Strategies.builtIn()),
+                        new Bodies(json),
+                        new ServiceAddresses(store),
+                        extensions),
+                new WatchEndpoints(
+                        json, store, clock, registry, metrics, bookmarkInterval, protobuf, tables, served, extensions));
     }
 
     private volatile FaultInjector faults;
@@ -67,13 +93,13 @@ public final class ApiHttpHandler implements HttpHandler {
     public void faults(FaultInjector injector) {
         injector.bindMetrics(metrics.registry());
         this.faults = injector;
-        resources.faults(injector);
+        extensions.faults(injector);
     }
 
     /** Serves the custom resources {@code crds} defines (set before the server starts). */
     public void customResources(io.kubeloop.apiserver.internal.crd.CustomResources crds) {
         this.crds = crds;
-        resources.customResources(crds);
+        extensions.customResources(crds);
     }
 
     private volatile io.kubeloop.apiserver.internal.crd.CustomResources crds;
@@ -97,22 +123,18 @@ public final class ApiHttpHandler implements HttpHandler {
 
     private volatile Authentication authentication = Authentication.OFF;
 
-    /** The exchange attribute under which the router records what a request was, for metrics. */
-    static final String LABELS = "io.kubeloop.apiserver.labels";
-
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         long start = clock.nanoTime();
         ApiServerMetrics.RequestLabels labels = new ApiServerMetrics.RequestLabels();
         labels.verb = exchange.getRequestMethod();
-        ExchangeAttributes.set(exchange, LABELS, labels);
         try {
             holdWhilePartitioned(exchange);
             RequestBody.readAhead(exchange, RequestBody.MAX_BYTES); // before any answer: see RequestBody
             if (!authentication.authenticate(exchange)) {
                 return; // answered 401
             }
-            route(exchange);
+            route(exchange, labels);
         } catch (RuntimeException e) {
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
             try {
@@ -146,7 +168,8 @@ public final class ApiHttpHandler implements HttpHandler {
         }
     }
 
-    private void route(HttpExchange exchange) throws IOException {
+    /** Routes a request; {@code labels} is what its metrics are recorded under, filled in as the route is known. */
+    private void route(HttpExchange exchange, ApiServerMetrics.RequestLabels labels) throws IOException {
         io.fabric8.kubernetes.api.model.Status refused = access.admit(exchange); // impersonation, authorization
         if (refused != null) {
             responses.status(exchange, refused);
@@ -191,7 +214,7 @@ public final class ApiHttpHandler implements HttpHandler {
             return;
         }
         if (path.equals("/api") || path.equals("/apis") || path.startsWith("/api/") || path.startsWith("/apis/")) {
-            api(exchange, method, path);
+            api(exchange, method, path, labels);
             return;
         }
         responses.status(exchange, Statuses.routeNotFound());
@@ -237,7 +260,8 @@ public final class ApiHttpHandler implements HttpHandler {
         }
     }
 
-    private void api(HttpExchange exchange, String method, String path) throws IOException {
+    private void api(HttpExchange exchange, String method, String path, ApiServerMetrics.RequestLabels labels)
+            throws IOException {
         ResourceRegistry reg = registry.get();
         Discovery discovery = new Discovery(json, reg);
         String accept = exchange.getRequestHeaders().getFirst("Accept");
@@ -282,8 +306,6 @@ public final class ApiHttpHandler implements HttpHandler {
             responses.status(exchange, Statuses.routeNotFound());
             return;
         }
-        ApiServerMetrics.RequestLabels labels =
-                (ApiServerMetrics.RequestLabels) ExchangeAttributes.get(exchange, LABELS);
         labels.group = type.group();
         labels.version = type.version();
         labels.resource = type.plural();
@@ -300,7 +322,8 @@ public final class ApiHttpHandler implements HttpHandler {
             responses.object(exchange, reply.code(), reply.body());
             return;
         }
-        resources.handle(exchange, info, type);
+        resources.handle(new ResourceRequest(
+                exchange, info, type, QueryParameters.of(exchange), labels, RequestUser.of(exchange)));
     }
 
     private boolean requireGet(HttpExchange exchange, String method) throws IOException {
