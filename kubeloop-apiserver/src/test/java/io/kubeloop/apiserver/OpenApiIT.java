@@ -1,12 +1,14 @@
 package io.kubeloop.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -100,6 +102,39 @@ class OpenApiIT {
         assertThat(patch.at("/responses/200/content/application~1json/schema/$ref")
                         .asString())
                 .isEqualTo("#/components/schemas/io.k8s.api.apps.v1.Deployment");
+    }
+
+    @Test
+    void customResourceMetadataIsObjectMetaAsInKubesDocuments() throws Exception {
+        HttpResponse<String> created = http.send(
+                HttpRequest.newBuilder(
+                                URI.create(server.url() + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("""
+                                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+                                 "metadata":{"name":"gadgets.openapi.example.com"},
+                                 "spec":{"group":"openapi.example.com","scope":"Namespaced",
+                                  "names":{"plural":"gadgets","singular":"gadget","kind":"Gadget"},
+                                  "versions":[{"name":"v1","served":true,"storage":true,
+                                   "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                                    "spec":{"type":"object","properties":{"size":{"type":"integer"}}}}}}}]}}
+                                """))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        json.readTree(get("/openapi/v3").body()).at("/paths").has("apis/openapi.example.com/v1"));
+        JsonNode schemas =
+                document("apis/openapi.example.com/v1").get("components").get("schemas");
+        assertThat(schemas.at("/com.example.openapi.v1.Gadget/properties/metadata/allOf/0/$ref")
+                        .asString())
+                .isEqualTo("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+        assertThat(schemas.has("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"))
+                .isTrue();
+        assertThat(schemas.at("/com.example.openapi.v1.Gadget/properties/spec/properties/size/type")
+                        .asString())
+                .isEqualTo("integer");
     }
 
     @Test

@@ -30,6 +30,8 @@ final class OpenApi {
     /** The body of the scale subresource, in the documents of kinds that have one (as in kube's). */
     private static final String SCALE = "io.k8s.api.autoscaling.v1.Scale";
 
+    private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
     /** The documents by path below {@code /openapi/v3/} ({@code api/v1}, {@code apis/apps/v1}). */
     private final Map<String, byte[]> documents = new LinkedHashMap<>();
 
@@ -89,6 +91,12 @@ final class OpenApi {
             ObjectNode schema = crds == null ? null : crds.openApiSchema(t);
             if (schema != null) {
                 name = CustomResources.openApiName(t);
+                // kube's documents of custom resources reference ObjectMeta too, so explain shows its fields
+                if (schema.path("properties").get("metadata") instanceof ObjectNode metadata) {
+                    metadata.remove("type");
+                    metadata.putArray("allOf").addObject().put("$ref", "#/components/schemas/" + OBJECT_META);
+                    builtIn.addWithReferences(OBJECT_META, schemas);
+                }
                 schemas.set(name, schema);
             } else {
                 name = builtIn.componentOf(new GroupVersionKind(t.group(), t.version(), t.kind()));
