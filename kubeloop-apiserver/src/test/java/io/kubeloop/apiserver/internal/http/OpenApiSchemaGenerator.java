@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -618,12 +617,12 @@ final class OpenApiSchemaGenerator {
         return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
-    /** An ordered map of alternating keys and values. */
+    /** A map of alternating keys and values, keys sorted as Go's encoding/json writes them. */
     private static Map<String, Object> node(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Object> m = new TreeMap<>();
         for (int i = 0; i < kv.length; i += 2) {
             m.put((String) kv[i], kv[i + 1]);
         }
-        return new TreeMap<>(m);
+        return m;
     }
 }
