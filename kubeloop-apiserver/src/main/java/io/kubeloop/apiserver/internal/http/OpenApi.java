@@ -1,6 +1,7 @@
 package io.kubeloop.apiserver.internal.http;
 
 import io.kubeloop.apiserver.internal.crd.CustomResources;
+import io.kubeloop.model.GroupVersionKind;
 import io.kubeloop.model.ResourceRegistry;
 import io.kubeloop.model.ResourceType;
 import java.security.MessageDigest;
@@ -18,10 +19,18 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code replace} and {@code edit}: tagged {@code x-kubernetes-group-version-kind} and accepting the
  * {@code fieldValidation} parameter. The operations do not list strategic merge patch, so kubectl computes
  * such patches from its compiled-in types, as the protocol reference recommends (and, for custom resources,
- * falls back to a JSON merge patch). Custom resources have their CRD's schema as component schema; built-in
- * object schemas are not served yet, so {@code kubectl explain} has nothing to show for them.
+ * falls back to a JSON merge patch).
+ *
+ * <p>Component schemas: a built-in kind has Kubernetes 1.32's schema ({@link OpenApiSchemas}) with every component
+ * it references, as kube's documents do, so {@code kubectl explain} works; a custom resource has its CRD's
+ * schema. A document exists only for a group-version the registry serves.
  */
 final class OpenApi {
+
+    /** The body of the scale subresource, in the documents of kinds that have one (as in kube's). */
+    private static final String SCALE = "io.k8s.api.autoscaling.v1.Scale";
+
+    private static final String OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
     /** The documents by path below {@code /openapi/v3/} ({@code api/v1}, {@code apis/apps/v1}). */
     private final Map<String, byte[]> documents = new LinkedHashMap<>();
@@ -35,9 +44,11 @@ final class OpenApi {
 
     /**
      * Documents whose custom resources have component schemas: {@code crds} gives a custom resource version's
-     * schema (null for built-ins, which have none yet); a null {@code crds} serves no schemas.
+     * schema (null for built-ins, which have theirs from {@link OpenApiSchemas}); a null {@code crds} serves no
+     * custom resource schemas.
      */
     OpenApi(JsonMapper json, ResourceRegistry registry, CustomResources crds) {
+        OpenApiSchemas builtIn = OpenApiSchemas.builtIn();
         Map<String, ObjectNode> docs = new LinkedHashMap<>();
         for (ResourceType t : registry.types()) {
             String gv = t.group().isEmpty() ? "api/" + t.version() : "apis/" + t.group() + "/" + t.version();
@@ -75,10 +86,28 @@ final class OpenApi {
             }
             ObjectNode ok = patch.putObject("responses").putObject("200");
             ok.put("description", "OK");
+            ObjectNode schemas = (ObjectNode) doc.get("components").get("schemas");
+            String name = null;
             ObjectNode schema = crds == null ? null : crds.openApiSchema(t);
             if (schema != null) {
-                String name = CustomResources.openApiName(t);
-                ((ObjectNode) doc.get("components").get("schemas")).set(name, schema);
+                name = CustomResources.openApiName(t);
+                // kube's documents of custom resources reference ObjectMeta too, so explain shows its fields
+                if (schema.path("properties").get("metadata") instanceof ObjectNode metadata) {
+                    metadata.remove("type");
+                    metadata.putArray("allOf").addObject().put("$ref", "#/components/schemas/" + OBJECT_META);
+                    builtIn.addWithReferences(OBJECT_META, schemas);
+                }
+                schemas.set(name, schema);
+            } else {
+                name = builtIn.componentOf(new GroupVersionKind(t.group(), t.version(), t.kind()));
+                if (name != null) {
+                    builtIn.addWithReferences(name, schemas);
+                    if (t.hasScale()) {
+                        builtIn.addWithReferences(SCALE, schemas);
+                    }
+                }
+            }
+            if (name != null) {
                 ok.putObject("content")
                         .putObject("application/json")
                         .putObject("schema")
