@@ -174,6 +174,11 @@ class SchemasTest {
                 wrong.add("inline " + entry);
             }
         }
+        for (String entry : GoJsonNames.all().keySet()) {
+            if (fields.get(entry) == null) {
+                wrong.add("renamed " + entry);
+            }
+        }
         assertThat(wrong).isEmpty();
     }
 }
