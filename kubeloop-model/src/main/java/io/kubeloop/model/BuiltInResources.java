@@ -1,6 +1,7 @@
 package io.kubeloop.model;
 
 import static io.kubeloop.model.ResourceType.ALL_VERBS;
+import static io.kubeloop.model.ResourceType.EVICTION;
 import static io.kubeloop.model.ResourceType.SCALE;
 import static io.kubeloop.model.ResourceType.STATUS;
 
@@ -24,7 +25,7 @@ final class BuiltInResources {
 
     static final ResourceRegistry REGISTRY = ResourceRegistry.of(List.of(
             core("Namespace", "namespaces", false, List.of("ns"), List.of(), NAMESPACE_VERBS, Set.of(STATUS)),
-            core("Pod", "pods", true, List.of("po"), List.of("all"), ALL_VERBS, Set.of(STATUS)),
+            core("Pod", "pods", true, List.of("po"), List.of("all"), ALL_VERBS, Set.of(STATUS, EVICTION)),
             core("Node", "nodes", false, List.of("no"), List.of(), ALL_VERBS, Set.of(STATUS)),
             core("Service", "services", true, List.of("svc"), List.of("all"), ALL_VERBS, Set.of(STATUS)),
             core("Endpoints", "endpoints", true, List.of("ep"), List.of(), ALL_VERBS, Set.of()),
@@ -32,6 +33,15 @@ final class BuiltInResources {
             core("Secret", "secrets", true, List.of(), List.of(), ALL_VERBS, Set.of()),
             core("ServiceAccount", "serviceaccounts", true, List.of("sa"), List.of(), ALL_VERBS, Set.of()),
             core("Event", "events", true, List.of("ev"), List.of(), ALL_VERBS, Set.of()),
+            core("PersistentVolume", "persistentvolumes", false, List.of("pv"), List.of(), ALL_VERBS, Set.of(STATUS)),
+            core(
+                    "PersistentVolumeClaim",
+                    "persistentvolumeclaims",
+                    true,
+                    List.of("pvc"),
+                    List.of(),
+                    ALL_VERBS,
+                    Set.of(STATUS)),
             apps("Deployment", "deployments", List.of("deploy"), Set.of(STATUS, SCALE)),
             apps("ReplicaSet", "replicasets", List.of("rs"), Set.of(STATUS, SCALE)),
             apps("StatefulSet", "statefulsets", List.of("sts"), Set.of(STATUS, SCALE)),
@@ -54,6 +64,17 @@ final class BuiltInResources {
                     List.of(),
                     ALL_VERBS,
                     Set.of()),
+            // issue 17 (groups): batch, networking, policy, autoscaling/v2, storage and discovery, as kube-apiserver
+            // 1.32 reports them (kubectl api-resources; pods/eviction is a subresource of pods, see Discovery)
+            named("autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", true, "hpa", true),
+            named("batch", "v1", "CronJob", "cronjobs", true, "cj", true),
+            named("batch", "v1", "Job", "jobs", true, null, true),
+            named("networking.k8s.io", "v1", "IngressClass", "ingressclasses", false, null, false),
+            named("networking.k8s.io", "v1", "Ingress", "ingresses", true, "ing", true),
+            named("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", true, "netpol", false),
+            named("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, "pdb", true),
+            named("storage.k8s.io", "v1", "StorageClass", "storageclasses", false, "sc", false),
+            named("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", true, null, false),
             rbac("Role", "roles", true),
             rbac("ClusterRole", "clusterroles", false),
             rbac("RoleBinding", "rolebindings", true),
@@ -71,6 +92,27 @@ final class BuiltInResources {
             review("authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews"),
             review("authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews"),
             review("authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews")));
+
+    /** The categories kube gives: {@code all} for the workload kinds (jobs, cronjobs, hpa), none otherwise. */
+    private static ResourceType named(
+            String group,
+            String version,
+            String kind,
+            String plural,
+            boolean namespaced,
+            String shortName,
+            boolean status) {
+        boolean all = group.equals("batch") || group.equals("autoscaling");
+        return new ResourceType(
+                new GroupVersionKind(group, version, kind),
+                plural,
+                kind.toLowerCase(java.util.Locale.ROOT),
+                namespaced,
+                shortName == null ? List.of() : List.of(shortName),
+                all ? List.of("all") : List.of(),
+                ALL_VERBS,
+                status ? Set.of(STATUS) : Set.of());
+    }
 
     private static ResourceType rbac(String kind, String plural, boolean namespaced) {
         return new ResourceType(

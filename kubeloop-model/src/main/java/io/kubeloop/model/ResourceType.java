@@ -16,7 +16,7 @@ import java.util.Set;
  * @param shortNames kubectl's abbreviations ({@code po})
  * @param categories groups such as {@code all}
  * @param verbs the verbs of the main resource, in discovery order
- * @param subresources {@code status} and/or {@code scale}
+ * @param subresources {@code status}, {@code scale}, {@code eviction} (pods)
  * @param listKind the kind of a list of these objects; null means {@code <kind>List} ({@code PodList})
  */
 public record ResourceType(
@@ -36,6 +36,9 @@ public record ResourceType(
 
     public static final String STATUS = "status";
     public static final String SCALE = "scale";
+
+    /** {@code pods/eviction}: a policy/v1 Eviction is POSTed to it (create only). */
+    public static final String EVICTION = "eviction";
 
     public ResourceType {
         Objects.requireNonNull(gvk, "gvk");

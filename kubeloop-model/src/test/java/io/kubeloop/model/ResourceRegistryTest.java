@@ -86,12 +86,23 @@ class ResourceRegistryTest {
                         "secrets",
                         "serviceaccounts",
                         "events",
+                        "persistentvolumes",
+                        "persistentvolumeclaims",
                         "deployments.apps",
                         "replicasets.apps",
                         "statefulsets.apps",
                         "daemonsets.apps",
                         "leases.coordination.k8s.io",
                         "events.events.k8s.io",
+                        "horizontalpodautoscalers.autoscaling",
+                        "cronjobs.batch",
+                        "jobs.batch",
+                        "ingressclasses.networking.k8s.io",
+                        "ingresses.networking.k8s.io",
+                        "networkpolicies.networking.k8s.io",
+                        "poddisruptionbudgets.policy",
+                        "storageclasses.storage.k8s.io",
+                        "endpointslices.discovery.k8s.io",
                         "roles.rbac.authorization.k8s.io",
                         "clusterroles.rbac.authorization.k8s.io",
                         "rolebindings.rbac.authorization.k8s.io",
@@ -107,11 +118,26 @@ class ResourceRegistryTest {
                         "apps",
                         "coordination.k8s.io",
                         "events.k8s.io",
+                        "autoscaling",
+                        "batch",
+                        "networking.k8s.io",
+                        "policy",
+                        "storage.k8s.io",
+                        "discovery.k8s.io",
                         "rbac.authorization.k8s.io",
                         "apiextensions.k8s.io",
                         "authorization.k8s.io",
                         "authentication.k8s.io");
         assertThat(registry.typesIn("apps", "v1")).hasSize(4);
+        assertThat(registry.resolve("cj").orElseThrow().kind()).isEqualTo("CronJob");
+        assertThat(registry.resolve("pdb").orElseThrow().group()).isEqualTo("policy");
+        assertThat(registry.resolve("hpa").orElseThrow().version()).isEqualTo("v2");
+        assertThat(registry.resolve("pvc").orElseThrow().namespaced()).isTrue();
+        assertThat(registry.resolve("pv").orElseThrow().namespaced()).isFalse();
+        assertThat(registry.resolve("job").orElseThrow().categories()).containsExactly("all");
+        assertThat(registry.resolve("ing").orElseThrow().categories()).isEmpty();
+        assertThat(registry.resolve("pods").orElseThrow().subresources())
+                .containsExactlyInAnyOrder("status", "eviction");
     }
 
     @Test

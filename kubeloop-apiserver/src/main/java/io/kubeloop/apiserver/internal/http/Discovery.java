@@ -20,6 +20,15 @@ final class Discovery {
 
     private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
 
+    /** The subresources discovery lists, in kube's (alphabetical) order. */
+    private static final List<String> SUBRESOURCES =
+            List.of(ResourceType.EVICTION, ResourceType.SCALE, ResourceType.STATUS);
+
+    /** {@code pods/eviction} is create only; status and scale are read and written. */
+    private static List<String> verbs(String subresource) {
+        return subresource.equals(ResourceType.EVICTION) ? List.of("create") : SUBRESOURCE_VERBS;
+    }
+
     private final JsonMapper json;
     private final ResourceRegistry registry;
 
@@ -114,7 +123,7 @@ final class Discovery {
             if (!t.categories().isEmpty()) {
                 strings(r.putArray("categories"), t.categories());
             }
-            for (String sub : List.of(ResourceType.SCALE, ResourceType.STATUS)) {
+            for (String sub : SUBRESOURCES) {
                 if (!t.subresources().contains(sub)) {
                     continue;
                 }
@@ -126,10 +135,14 @@ final class Discovery {
                     s.put("group", "autoscaling");
                     s.put("version", "v1");
                     s.put("kind", "Scale");
+                } else if (sub.equals(ResourceType.EVICTION)) {
+                    s.put("group", "policy");
+                    s.put("version", "v1");
+                    s.put("kind", "Eviction");
                 } else {
                     s.put("kind", t.kind());
                 }
-                strings(s.putArray("verbs"), SUBRESOURCE_VERBS);
+                strings(s.putArray("verbs"), verbs(sub));
             }
         }
         return root;
@@ -173,7 +186,7 @@ final class Discovery {
                     }
                     if (!t.subresources().isEmpty()) {
                         ArrayNode subs = r.putArray("subresources");
-                        for (String sub : List.of(ResourceType.SCALE, ResourceType.STATUS)) {
+                        for (String sub : SUBRESOURCES) {
                             if (!t.subresources().contains(sub)) {
                                 continue;
                             }
@@ -181,10 +194,12 @@ final class Discovery {
                             s.put("subresource", sub);
                             if (sub.equals(ResourceType.SCALE)) {
                                 kind(s.putObject("responseKind"), "autoscaling", "v1", "Scale");
+                            } else if (sub.equals(ResourceType.EVICTION)) {
+                                kind(s.putObject("responseKind"), "policy", "v1", "Eviction");
                             } else {
                                 kind(s.putObject("responseKind"), t.group(), t.version(), t.kind());
                             }
-                            strings(s.putArray("verbs"), SUBRESOURCE_VERBS);
+                            strings(s.putArray("verbs"), verbs(sub));
                         }
                     }
                 }

@@ -16,7 +16,7 @@ import java.io.IOException;
  * The verbs on resources, dispatched: get, list and {@code /scale} reads to {@link ReadEndpoints}, watches to
  * {@link WatchEndpoints}, create, update, patch, delete and deletecollection to {@link WriteEndpoints}, on the main
  * resource and its {@code status} and {@code scale} subresources (see the apiserver protocol reference §1.4–§1.7).
- * Checks what every verb shares first: the verb's metric label, injected faults, the namespace scope of the path,
+ * A POST to {@code pods/{name}/eviction} goes to {@link WriteEndpoints#evict}. Checks what every verb shares first: the verb's metric label, injected faults, the namespace scope of the path,
  * the subresource, and whether the answer's media type can be served.
  *
  * <p>Invariant: every refusal below (an {@link ApiException}, a storage, admission, lifecycle or custom resource
@@ -89,7 +89,8 @@ final class ResourceEndpoints {
         String sub = info.subresource();
         if (!sub.isEmpty()
                 && !(sub.equals("status") && type.hasStatus())
-                && !(sub.equals("scale") && type.hasScale())) {
+                && !(sub.equals("scale") && type.hasScale())
+                && !(sub.equals(ResourceType.EVICTION) && type.subresources().contains(ResourceType.EVICTION))) {
             throw new ApiException(Statuses.routeNotFound());
         }
         if (request.wantsProtobuf()
@@ -111,6 +112,9 @@ final class ResourceEndpoints {
             }
             return;
         }
+        if (sub.equals(ResourceType.EVICTION) && !method.equals("POST")) {
+            throw methodNotAllowed(); // pods/eviction is create only
+        }
         switch (method) {
             case "GET", "HEAD" -> {
                 if (watch) {
@@ -120,6 +124,12 @@ final class ResourceEndpoints {
                 } else {
                     reads.get(request);
                 }
+            }
+            case "POST" -> {
+                if (!sub.equals(ResourceType.EVICTION)) {
+                    throw methodNotAllowed();
+                }
+                writes.evict(request);
             }
             case "PUT" -> {
                 if (sub.equals("scale")) {

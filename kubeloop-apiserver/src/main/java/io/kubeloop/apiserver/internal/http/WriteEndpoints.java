@@ -48,6 +48,7 @@ final class WriteEndpoints {
     private final Bodies bodies;
     private final ServiceAddresses serviceAddresses;
     private final ServerExtensions extensions;
+    private final Evictions evictions;
 
     WriteEndpoints(
             JsonMapper json,
@@ -72,6 +73,17 @@ final class WriteEndpoints {
         this.bodies = bodies;
         this.serviceAddresses = serviceAddresses;
         this.extensions = extensions;
+        this.evictions = new Evictions(json, store, lifecycle);
+    }
+
+    /** POST of a policy/v1 Eviction to {@code pods/{name}/eviction}: see {@link Evictions}; 201 Success. */
+    void evict(ResourceRequest request) throws IOException {
+        RequestInfo info = request.info();
+        ObjectNode eviction = readObject(request, "policy/v1", "Eviction", request.writeOptions());
+        io.fabric8.kubernetes.api.model.Status success =
+                evictions.evict(request.type(), info.namespace(), info.name(), eviction, request.query());
+        success.setCode(201);
+        responses.object(request.exchange(), 201, json.valueToTree(success));
     }
 
     void create(ResourceRequest request) throws IOException {

@@ -363,6 +363,113 @@ final class BuiltinSchemas {
             .object("series", SchemaType.struct("EventSeries"))
             .object("deprecatedSource", SchemaType.struct("EventSource"));
 
+    // ---- issue 17 (groups): core/v1 volumes, batch/v1, networking.k8s.io/v1, policy/v1, autoscaling/v2,
+    // storage.k8s.io/v1, discovery.k8s.io/v1 -------------------------------------------------------------------
+
+    static final SchemaType PERSISTENT_VOLUME = kind("PersistentVolume")
+            .object(
+                    "spec",
+                    SchemaType.struct("PersistentVolumeSpec")
+                            .stringMap("capacity")
+                            .atomicObject("claimRef", SchemaType.struct("ObjectReference"))
+                            .object(
+                                    "nodeAffinity",
+                                    SchemaType.struct("VolumeNodeAffinity").atomicObject("required", NODE_SELECTOR))
+                            .object(
+                                    "csi",
+                                    SchemaType.struct("CSIPersistentVolumeSource")
+                                            .stringMap("volumeAttributes"))
+                            .object("hostPath", SchemaType.struct("HostPathVolumeSource"))
+                            .object("nfs", SchemaType.struct("NFSVolumeSource"))
+                            .object("local", SchemaType.struct("LocalVolumeSource")))
+            .object("status", SchemaType.struct("PersistentVolumeStatus"));
+
+    static final SchemaType KIND_PERSISTENT_VOLUME_CLAIM = kind("PersistentVolumeClaim")
+            .object("spec", PERSISTENT_VOLUME_CLAIM_SPEC)
+            .object("status", PERSISTENT_VOLUME_CLAIM_STATUS);
+
+    static final SchemaType JOB_SPEC = SchemaType.struct("JobSpec")
+            .atomicObject("selector", LABEL_SELECTOR)
+            .object("template", POD_TEMPLATE_SPEC)
+            .object("podFailurePolicy", SchemaType.struct("PodFailurePolicy"))
+            .object("successPolicy", SchemaType.struct("SuccessPolicy"));
+
+    /** {@code JobStatus.conditions}: merge by type under SMP, {@code listType=atomic} under SSA. */
+    static final SchemaType JOB = kind("Job")
+            .object("spec", JOB_SPEC)
+            .object(
+                    "status",
+                    SchemaType.struct("JobStatus")
+                            .mergeListAtomic("conditions", "type", SchemaType.struct("JobCondition"))
+                            .object(
+                                    "uncountedTerminatedPods",
+                                    SchemaType.struct("UncountedTerminatedPods")
+                                            .set("succeeded", false)
+                                            .set("failed", false)));
+
+    static final SchemaType CRON_JOB = kind("CronJob")
+            .object(
+                    "spec",
+                    SchemaType.struct("CronJobSpec")
+                            .object(
+                                    "jobTemplate",
+                                    SchemaType.struct("JobTemplateSpec")
+                                            .object("metadata", OBJECT_META)
+                                            .object("spec", JOB_SPEC)))
+            .object(
+                    "status",
+                    SchemaType.struct("CronJobStatus").atomicList("active", SchemaType.struct("ObjectReference")));
+
+    /** networking.k8s.io/v1 lists (rules, paths, tls, ingress/egress) are all atomic: replaced whole. */
+    static final SchemaType INGRESS = kind("Ingress")
+            .object(
+                    "spec",
+                    SchemaType.struct("IngressSpec").object("defaultBackend", SchemaType.struct("IngressBackend")))
+            .object(
+                    "status",
+                    SchemaType.struct("IngressStatus")
+                            .object("loadBalancer", SchemaType.struct("IngressLoadBalancerStatus")));
+
+    static final SchemaType INGRESS_CLASS = kind("IngressClass")
+            .object(
+                    "spec",
+                    SchemaType.struct("IngressClassSpec")
+                            .object("parameters", SchemaType.struct("IngressClassParametersReference")));
+
+    static final SchemaType NETWORK_POLICY = kind("NetworkPolicy")
+            .object("spec", SchemaType.struct("NetworkPolicySpec").atomicObject("podSelector", LABEL_SELECTOR));
+
+    /**
+     * {@code PodDisruptionBudgetSpec.selector} is {@code patchStrategy=replace} upstream; described atomic here
+     * (SSA owns it whole; SMP still merges its maps, the one difference). Conditions merge by type.
+     */
+    static final SchemaType POD_DISRUPTION_BUDGET = kind("PodDisruptionBudget")
+            .object("spec", SchemaType.struct("PodDisruptionBudgetSpec").atomicObject("selector", LABEL_SELECTOR))
+            .object(
+                    "status",
+                    SchemaType.struct("PodDisruptionBudgetStatus")
+                            .stringMap("disruptedPods")
+                            .mergeList("conditions", "type", CONDITION, "type"));
+
+    static final SchemaType HORIZONTAL_POD_AUTOSCALER = kind("HorizontalPodAutoscaler")
+            .object(
+                    "spec",
+                    SchemaType.struct("HorizontalPodAutoscalerSpec")
+                            .object("scaleTargetRef", SchemaType.struct("CrossVersionObjectReference"))
+                            .object("behavior", SchemaType.struct("HorizontalPodAutoscalerBehavior")))
+            .object(
+                    "status",
+                    SchemaType.struct("HorizontalPodAutoscalerStatus")
+                            .mergeList(
+                                    "conditions",
+                                    "type",
+                                    SchemaType.struct("HorizontalPodAutoscalerCondition"),
+                                    "type"));
+
+    static final SchemaType STORAGE_CLASS = kind("StorageClass").stringMap("parameters");
+
+    static final SchemaType ENDPOINT_SLICE = kind("EndpointSlice");
+
     /*
      * rbac.authorization.k8s.io/v1 and apiextensions.k8s.io/v1 carry no patch strategies in k8s.io/api: every list
      * (rules, subjects, versions, conditions) is replaced and every map merged, which is what undescribed fields
@@ -396,5 +503,16 @@ final class BuiltinSchemas {
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", CLUSTER_ROLE),
             Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", ROLE_BINDING),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", CLUSTER_ROLE_BINDING),
-            Map.entry("apiextensions.k8s.io/v1/CustomResourceDefinition", CUSTOM_RESOURCE_DEFINITION));
+            Map.entry("apiextensions.k8s.io/v1/CustomResourceDefinition", CUSTOM_RESOURCE_DEFINITION),
+            Map.entry("/v1/PersistentVolume", PERSISTENT_VOLUME),
+            Map.entry("/v1/PersistentVolumeClaim", KIND_PERSISTENT_VOLUME_CLAIM),
+            Map.entry("batch/v1/Job", JOB),
+            Map.entry("batch/v1/CronJob", CRON_JOB),
+            Map.entry("networking.k8s.io/v1/Ingress", INGRESS),
+            Map.entry("networking.k8s.io/v1/IngressClass", INGRESS_CLASS),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NETWORK_POLICY),
+            Map.entry("policy/v1/PodDisruptionBudget", POD_DISRUPTION_BUDGET),
+            Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HORIZONTAL_POD_AUTOSCALER),
+            Map.entry("storage.k8s.io/v1/StorageClass", STORAGE_CLASS),
+            Map.entry("discovery.k8s.io/v1/EndpointSlice", ENDPOINT_SLICE));
 }

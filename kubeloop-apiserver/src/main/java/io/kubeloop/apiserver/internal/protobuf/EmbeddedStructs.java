@@ -15,6 +15,8 @@ final class EmbeddedStructs {
 
     private static final Set<String> INLINE = Set.of(
             CORE + "Volume.volumeSource",
+            CORE + "PersistentVolumeSpec.persistentVolumeSource",
+            "k8s.io.api.networking.v1.IngressRule.ingressRuleValue",
             CORE + "Probe.handler",
             CORE + "EphemeralContainer.ephemeralContainerCommon",
             CORE + "ConfigMapEnvSource.localObjectReference",

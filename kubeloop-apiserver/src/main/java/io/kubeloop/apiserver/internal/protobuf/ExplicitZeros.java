@@ -136,6 +136,72 @@ final class ExplicitZeros {
         pointer(CORE + "ClientIPConfig", "timeoutSeconds");
         pointer(CORE + "LoadBalancerIngress", "ipMode");
 
+        // issue 17 (groups): batch, networking, policy, autoscaling/v2 (on the v2beta2 wire schema), storage,
+        // discovery, PersistentVolume
+        String batch = "k8s.io.api.batch.v1.";
+        pointer(
+                batch + "JobSpec",
+                "parallelism",
+                "completions",
+                "activeDeadlineSeconds",
+                "backoffLimit",
+                "backoffLimitPerIndex",
+                "maxFailedIndexes",
+                "manualSelector",
+                "ttlSecondsAfterFinished",
+                "completionMode",
+                "suspend",
+                "podReplacementPolicy",
+                "managedBy");
+        pointer(batch + "JobStatus", "failedIndexes", "terminating", "ready");
+        pointer(batch + "PodFailurePolicyOnExitCodesRequirement", "containerName");
+        pointer(batch + "SuccessPolicyRule", "succeededIndexes", "succeededCount");
+        pointer(
+                batch + "CronJobSpec",
+                "timeZone",
+                "startingDeadlineSeconds",
+                "suspend",
+                "successfulJobsHistoryLimit",
+                "failedJobsHistoryLimit");
+        String networking = "k8s.io.api.networking.v1.";
+        pointer(networking + "IngressSpec", "ingressClassName");
+        pointer(networking + "HTTPIngressPath", "pathType");
+        pointer(networking + "IngressClassParametersReference", "aPIGroup", "scope", "namespace");
+        pointer(networking + "NetworkPolicyPort", "protocol", "endPort");
+        pointer(networking + "IngressPortStatus", "error");
+        pointer("k8s.io.api.policy.v1.PodDisruptionBudgetSpec", "unhealthyPodEvictionPolicy");
+        String autoscaling = "k8s.io.api.autoscaling.v2beta2.";
+        pointer(autoscaling + "HorizontalPodAutoscalerSpec", "minReplicas");
+        pointer(autoscaling + "HorizontalPodAutoscalerStatus", "observedGeneration");
+        pointer(autoscaling + "HPAScalingRules", "stabilizationWindowSeconds", "selectPolicy");
+        pointer(autoscaling + "MetricTarget", "averageUtilization");
+        pointer(autoscaling + "MetricValueStatus", "averageUtilization");
+        String storage = "k8s.io.api.storage.v1.";
+        pointer(storage + "StorageClass", "reclaimPolicy", "allowVolumeExpansion", "volumeBindingMode");
+        String discovery = "k8s.io.api.discovery.v1.";
+        pointer(discovery + "Endpoint", "hostname", "nodeName", "zone");
+        pointer(discovery + "EndpointConditions", "ready", "serving", "terminating");
+        pointer(discovery + "EndpointPort", "name", "protocol", "port", "appProtocol");
+        pointer(CORE + "PersistentVolumeSpec", "volumeMode", "volumeAttributesClassName");
+        pointer(CORE + "LocalVolumeSource", "fsType");
+        // value fields without omitempty
+        required(batch + "CronJobSpec", "schedule");
+        required(batch + "JobCondition", "type", "status");
+        required(networking + "IPBlock", "cidr");
+        required(
+                "k8s.io.api.policy.v1.PodDisruptionBudgetStatus",
+                "disruptionsAllowed",
+                "currentHealthy",
+                "desiredHealthy",
+                "expectedPods");
+        required(autoscaling + "HorizontalPodAutoscalerSpec", "maxReplicas");
+        required(autoscaling + "HorizontalPodAutoscalerStatus", "desiredReplicas");
+        required(autoscaling + "HPAScalingPolicy", "type", "value", "periodSeconds");
+        required(autoscaling + "CrossVersionObjectReference", "kind", "name");
+        required(autoscaling + "MetricTarget", "type");
+        required(storage + "StorageClass", "provisioner");
+        required(discovery + "EndpointSlice", "addressType");
+
         pointer(
                 "k8s.io.api.coordination.v1.LeaseSpec",
                 "holderIdentity",

@@ -54,7 +54,7 @@ final class JsonToProto {
                 out.message(field.getNumber(), message(field.getMessageType(), fields));
                 continue;
             }
-            JsonNode value = fields.get(field.getName());
+            JsonNode value = fields.get(GoJsonNames.of(field));
             if (value == null || value.isNull()) {
                 continue;
             }

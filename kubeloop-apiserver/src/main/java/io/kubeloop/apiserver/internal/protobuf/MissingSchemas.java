@@ -11,8 +11,8 @@ import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.V1;
 
 /**
- * Descriptors of the served kinds that client-java-proto lacks: coordination.k8s.io/v1 Lease and
- * events.k8s.io/v1 Event. They are written here from the public API's wire format (field numbers are part of
+ * Descriptors of the served kinds that client-java-proto lacks: coordination.k8s.io/v1 Lease,
+ * events.k8s.io/v1 Event and discovery.k8s.io/v1 EndpointSlice. They are written here from the public API's wire format (field numbers are part of
  * the Kubernetes API's compatibility guarantee), in the proto2 form the other Kubernetes schemas use, under the
  * same package names kube-apiserver uses, so full names read like the rest.
  */
@@ -79,6 +79,63 @@ final class MissingSchemas {
                                 scalar(1, "count", Type.TYPE_INT32),
                                 message(2, "lastObservedTime", META + "MicroTime")))
                         .addMessageType(list("EventList", pkg + "Event")),
+                V1.getDescriptor(),
+                Meta.getDescriptor());
+    }
+
+    /** discovery.k8s.io/v1: EndpointSlice, Endpoint, EndpointConditions, EndpointHints, ForZone, EndpointPort. */
+    static FileDescriptor discoveryV1() {
+        String pkg = ".k8s.io.api.discovery.v1.";
+        DescriptorProto topologyEntry = DescriptorProto.newBuilder()
+                .setName("DeprecatedTopologyEntry")
+                .addField(scalar(1, "key", Type.TYPE_STRING))
+                .addField(scalar(2, "value", Type.TYPE_STRING))
+                .setOptions(com.google.protobuf.DescriptorProtos.MessageOptions.newBuilder()
+                        .setMapEntry(true))
+                .build();
+        DescriptorProto endpoint = message(
+                        "Endpoint",
+                        scalar(1, "addresses", Type.TYPE_STRING).setLabel(Label.LABEL_REPEATED),
+                        message(2, "conditions", pkg + "EndpointConditions"),
+                        scalar(3, "hostname", Type.TYPE_STRING),
+                        message(4, "targetRef", CORE + "ObjectReference"),
+                        message(5, "deprecatedTopology", pkg + "Endpoint.DeprecatedTopologyEntry")
+                                .setLabel(Label.LABEL_REPEATED),
+                        scalar(6, "nodeName", Type.TYPE_STRING),
+                        scalar(7, "zone", Type.TYPE_STRING),
+                        message(8, "hints", pkg + "EndpointHints"))
+                .toBuilder()
+                .addNestedType(topologyEntry)
+                .build();
+        return build(
+                FileDescriptorProto.newBuilder()
+                        .setName("kubeloop/k8s.io/api/discovery/v1/endpointslice.proto")
+                        .setPackage("k8s.io.api.discovery.v1")
+                        .addDependency(V1.getDescriptor().getName())
+                        .addDependency(Meta.getDescriptor().getName())
+                        .addMessageType(message(
+                                "EndpointSlice",
+                                message(1, "metadata", META + "ObjectMeta"),
+                                message(2, "endpoints", pkg + "Endpoint").setLabel(Label.LABEL_REPEATED),
+                                message(3, "ports", pkg + "EndpointPort").setLabel(Label.LABEL_REPEATED),
+                                scalar(4, "addressType", Type.TYPE_STRING)))
+                        .addMessageType(endpoint)
+                        .addMessageType(message(
+                                "EndpointConditions",
+                                scalar(1, "ready", Type.TYPE_BOOL),
+                                scalar(2, "serving", Type.TYPE_BOOL),
+                                scalar(3, "terminating", Type.TYPE_BOOL)))
+                        .addMessageType(message(
+                                "EndpointHints",
+                                message(1, "forZones", pkg + "ForZone").setLabel(Label.LABEL_REPEATED)))
+                        .addMessageType(message("ForZone", scalar(1, "name", Type.TYPE_STRING)))
+                        .addMessageType(message(
+                                "EndpointPort",
+                                scalar(1, "name", Type.TYPE_STRING),
+                                scalar(2, "protocol", Type.TYPE_STRING),
+                                scalar(3, "port", Type.TYPE_INT32),
+                                scalar(4, "appProtocol", Type.TYPE_STRING)))
+                        .addMessageType(list("EndpointSliceList", pkg + "EndpointSlice")),
                 V1.getDescriptor(),
                 Meta.getDescriptor());
     }

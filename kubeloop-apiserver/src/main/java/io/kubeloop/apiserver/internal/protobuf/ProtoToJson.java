@@ -70,7 +70,7 @@ final class ProtoToJson {
                 continue;
             }
             path.add(field.getName());
-            String name = field.getName();
+            String name = GoJsonNames.of(field);
             if (field.isMapField()) {
                 ObjectNode map = out.get(name) instanceof ObjectNode existing ? existing : out.putObject(name);
                 mapEntry(field, in.readMessage(), map);

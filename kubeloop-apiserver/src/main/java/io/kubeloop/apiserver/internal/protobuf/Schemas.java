@@ -9,7 +9,12 @@ import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
 import io.kubernetes.client.proto.V1Autoscaling;
+import io.kubernetes.client.proto.V1Batch;
+import io.kubernetes.client.proto.V1Networking;
+import io.kubernetes.client.proto.V1Policy;
 import io.kubernetes.client.proto.V1Rbac;
+import io.kubernetes.client.proto.V1Storage;
+import io.kubernetes.client.proto.V2beta2Autoscaling;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Deque;
@@ -54,7 +59,9 @@ final class Schemas {
                         "ConfigMap",
                         "Secret",
                         "ServiceAccount",
-                        "Event"),
+                        "Event",
+                        "PersistentVolume",
+                        "PersistentVolumeClaim"),
                 true);
         register(
                 "apps/v1",
@@ -67,6 +74,19 @@ final class Schemas {
                 List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"),
                 true);
         register("coordination.k8s.io/v1", MissingSchemas.coordinationV1(), List.of("Lease"), true);
+        register("batch/v1", V1Batch.getDescriptor(), List.of("Job", "CronJob"), true);
+        register(
+                "networking.k8s.io/v1",
+                V1Networking.getDescriptor(),
+                List.of("Ingress", "IngressClass", "NetworkPolicy"),
+                true);
+        register("policy/v1", V1Policy.getDescriptor(), List.of("PodDisruptionBudget"), true);
+        register("policy/v1", V1Policy.getDescriptor(), List.of("Eviction"), false);
+        register("storage.k8s.io/v1", V1Storage.getDescriptor(), List.of("StorageClass"), true);
+        // client-java-proto has no autoscaling/v2 file; v2 was promoted from v2beta2 unchanged on the wire (same
+        // messages, same field numbers), and the type's name never travels: the envelope carries autoscaling/v2.
+        register("autoscaling/v2", V2beta2Autoscaling.getDescriptor(), List.of("HorizontalPodAutoscaler"), true);
+        register("discovery.k8s.io/v1", MissingSchemas.discoveryV1(), List.of("EndpointSlice"), true);
         register("events.k8s.io/v1", MissingSchemas.eventsV1(), List.of("Event"), true);
         register(
                 "authorization.k8s.io/v1",

@@ -23,6 +23,18 @@ public final class Strategies {
     public static Strategies builtIn() {
         Map<String, ResourceStrategy> s = new HashMap<>();
         // one line per resource: s.put(key("apps", "deployments"), new DeploymentStrategy());
+        // issue 17 (groups): batch, networking, policy, autoscaling/v2, storage, discovery, PV/PVC
+        s.put(key("batch", "jobs"), new JobStrategy());
+        s.put(key("batch", "cronjobs"), new CronJobStrategy());
+        s.put(key("networking.k8s.io", "ingresses"), new IngressStrategy());
+        s.put(key("networking.k8s.io", "ingressclasses"), new IngressClassStrategy());
+        s.put(key("networking.k8s.io", "networkpolicies"), new NetworkPolicyStrategy());
+        s.put(key("policy", "poddisruptionbudgets"), new PodDisruptionBudgetStrategy());
+        s.put(key("autoscaling", "horizontalpodautoscalers"), new HorizontalPodAutoscalerStrategy());
+        s.put(key("storage.k8s.io", "storageclasses"), new StorageClassStrategy());
+        s.put(key("discovery.k8s.io", "endpointslices"), new EndpointSliceStrategy());
+        s.put(key("", "persistentvolumes"), new PersistentVolumeStrategy());
+        s.put(key("", "persistentvolumeclaims"), new PersistentVolumeClaimStrategy());
         return new Strategies(s);
     }
 

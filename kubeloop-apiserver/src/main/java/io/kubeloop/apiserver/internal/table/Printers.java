@@ -26,7 +26,19 @@ final class Printers {
             Map.entry("apps/replicasets", new ReplicaSetPrinter()),
             Map.entry("apps/statefulsets", new StatefulSetPrinter()),
             Map.entry("apps/daemonsets", new DaemonSetPrinter()),
-            Map.entry("coordination.k8s.io/leases", new LeasePrinter()));
+            Map.entry("coordination.k8s.io/leases", new LeasePrinter()),
+            // issue 17 (groups)
+            Map.entry("/persistentvolumes", new PersistentVolumePrinter()),
+            Map.entry("/persistentvolumeclaims", new PersistentVolumeClaimPrinter()),
+            Map.entry("batch/jobs", new JobPrinter()),
+            Map.entry("batch/cronjobs", new CronJobPrinter()),
+            Map.entry("networking.k8s.io/ingresses", new IngressPrinter()),
+            Map.entry("networking.k8s.io/ingressclasses", new IngressClassPrinter()),
+            Map.entry("networking.k8s.io/networkpolicies", new NetworkPolicyPrinter()),
+            Map.entry("policy/poddisruptionbudgets", new PodDisruptionBudgetPrinter()),
+            Map.entry("autoscaling/horizontalpodautoscalers", new HorizontalPodAutoscalerPrinter()),
+            Map.entry("storage.k8s.io/storageclasses", new StorageClassPrinter()),
+            Map.entry("discovery.k8s.io/endpointslices", new EndpointSlicePrinter()));
 
     private Printers() {}
 

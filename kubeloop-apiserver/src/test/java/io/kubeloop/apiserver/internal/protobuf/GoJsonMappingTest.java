@@ -179,7 +179,34 @@ class GoJsonMappingTest {
                         new ProtoWriter()
                                 .message(2, new ProtoWriter().varint(1, 2).varint(5, 7))
                                 .message(2, new ProtoWriter().varint(1, 3).varint(5, 0)),
-                        "{\"spec\":{\"replicas\":3}}"));
+                        "{\"spec\":{\"replicas\":3}}"),
+                Arguments.of(
+                        "a Job's completions: 0 and suspend: false (pointers) are kept",
+                        "batch/v1",
+                        "Job",
+                        new ProtoWriter()
+                                .message(2, new ProtoWriter().varint(2, 0).varint(10, 0)),
+                        "{\"spec\":{\"completions\":0,\"suspend\":false}}"),
+                Arguments.of(
+                        "an EndpointSlice endpoint's ready: false (a pointer) is kept",
+                        "discovery.k8s.io/v1",
+                        "EndpointSlice",
+                        new ProtoWriter().message(2, new ProtoWriter().message(2, new ProtoWriter().varint(1, 0))),
+                        "{\"endpoints\":[{\"conditions\":{\"ready\":false}}]}"),
+                Arguments.of(
+                        "IngressClass parameters' aPIGroup (protobuf name) is apiGroup in JSON",
+                        "networking.k8s.io/v1",
+                        "IngressClass",
+                        new ProtoWriter()
+                                .message(
+                                        2,
+                                        new ProtoWriter()
+                                                .message(
+                                                        2,
+                                                        new ProtoWriter()
+                                                                .string(1, "example.com")
+                                                                .string(2, "Params"))),
+                        "{\"spec\":{\"parameters\":{\"apiGroup\":\"example.com\",\"kind\":\"Params\"}}}"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -126,6 +126,10 @@ class SchemasTest {
                 "k8s.io.api.authorization.v1.SubjectAccessReviewSpec.resourceAttributes",
                 "k8s.io.api.authorization.v1.SubjectAccessReviewSpec.nonResourceAttributes",
                 "k8s.io.api.rbac.v1.ClusterRole.aggregationRule",
+                "k8s.io.api.policy.v1.Eviction.deleteOptions",
+                "k8s.io.api.batch.v1.JobSpec.podFailurePolicy",
+                "k8s.io.api.batch.v1.JobSpec.successPolicy",
+                "k8s.io.api.batch.v1.JobStatus.uncountedTerminatedPods",
                 "k8s.io.api.rbac.v1.ClusterRoleBinding.roleRef",
                 "k8s.io.api.rbac.v1.RoleBinding.roleRef",
                 "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions.preconditions",
@@ -168,6 +172,11 @@ class SchemasTest {
             FieldDescriptor field = fields.get(entry);
             if (field == null || field.isRepeated() || field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
                 wrong.add("inline " + entry);
+            }
+        }
+        for (String entry : GoJsonNames.all().keySet()) {
+            if (fields.get(entry) == null) {
+                wrong.add("renamed " + entry);
             }
         }
         assertThat(wrong).isEmpty();
