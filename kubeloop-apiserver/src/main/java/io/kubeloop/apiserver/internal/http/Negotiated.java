@@ -40,6 +40,9 @@ record Negotiated(Encoding encoding, View view, String metaVersion) {
 
     static final Negotiated JSON = new Negotiated(Encoding.JSON, View.OBJECT, "");
 
+    private static final java.util.Set<String> SERVABLE =
+            java.util.Set.of("application/json", "application/*", "*/*", "application/yaml", Protobuf.MEDIA_TYPE);
+
     /** Whether the answer is metadata only (PartialObjectMetadata or its list). */
     boolean partial() {
         return view == View.PARTIAL || view == View.PARTIAL_LIST;
@@ -60,8 +63,11 @@ record Negotiated(Encoding encoding, View view, String metaVersion) {
             return new Negotiated(Encoding.PROTOBUF, View.OBJECT, "");
         }
         boolean plainProtobuf = false;
+        boolean refusedServable = false;
         for (MediaType range : MediaType.parseAccept(accept)) {
             if (!range.acceptable()) {
+                // A servable type refused with q=0 and nothing else servable: JSON, as this server always answered.
+                refusedServable |= range.param("as") == null && SERVABLE.contains(range.type());
                 continue;
             }
             String type = range.type();
@@ -95,6 +101,9 @@ record Negotiated(Encoding encoding, View view, String metaVersion) {
         }
         if (plainProtobuf) {
             return new Negotiated(Encoding.PROTOBUF, View.OBJECT, "");
+        }
+        if (refusedServable) {
+            return JSON;
         }
         throw new ApiException(notAcceptable(watch, protobuf));
     }
