@@ -307,7 +307,6 @@ class ProtobufIT extends EmbeddedServerTest {
             application/json;q=0.1, application/vnd.kubernetes.protobuf                   | application/json
             application/vnd.kubernetes.protobuf, */*                                      | application/json
             application/vnd.kubernetes.protobuf;q=0                                       | application/json
-            application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io               | application/json
             application/json;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf | application/json
             NONE                                                                          | application/json
             """)
@@ -318,6 +317,16 @@ class ProtobufIT extends EmbeddedServerTest {
             assertThat(r.code()).isEqualTo(200);
             assertThat(r.contentType()).as(path).isEqualTo(contentType);
         }
+    }
+
+    /** kube-apiserver serves Tables in JSON and YAML only: a protobuf Table, with nothing else accepted, is a 406. */
+    @Test
+    void aProtobufTableIsNotAcceptable() {
+        api.create(CONFIGMAPS, "{\"metadata\":{\"name\":\"a\"}}");
+        ProtobufClient.Reply r = protobuf.send(
+                "GET", CONFIGMAPS, null, null, "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io");
+        assertThat(r.code()).isEqualTo(406);
+        assertThat(r.contentType()).isEqualTo("application/json");
     }
 
     @Test

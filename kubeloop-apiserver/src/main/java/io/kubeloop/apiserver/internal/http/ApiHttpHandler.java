@@ -84,7 +84,8 @@ public final class ApiHttpHandler implements HttpHandler {
                         new ServiceAddresses(store),
                         extensions),
                 new WatchEndpoints(
-                        json, store, clock, registry, metrics, bookmarkInterval, protobuf, tables, served, extensions));
+                        json, store, clock, registry, metrics, bookmarkInterval, protobuf, tables, served, extensions),
+                new PodRuntimeEndpoints(store, responses));
     }
 
     private volatile FaultInjector faults;
@@ -140,9 +141,7 @@ public final class ApiHttpHandler implements HttpHandler {
             try {
                 responses.status(
                         exchange,
-                        Statuses.failure(
-                                StatusReason.InternalError,
-                                "Internal error occurred: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+                        Statuses.failure(StatusReason.InternalError, "Internal error occurred: " + internalError(e)));
             } catch (IOException | RuntimeException ignored) {
                 // The response was already started; the client sees a truncated body.
             }
@@ -151,6 +150,17 @@ public final class ApiHttpHandler implements HttpHandler {
             ExchangeAttributes.release(exchange);
             metrics.recordRequest(labels, exchange.getResponseCode(), clock.nanoTime() - start);
         }
+    }
+
+    /**
+     * The text of an unexpected error for its 500: the exception's simple name and message, except for the JSON
+     * library's exceptions, whose class names and source locations are its internals, not the request's error.
+     */
+    private static String internalError(RuntimeException e) {
+        if (e instanceof tools.jackson.core.JacksonException jackson) {
+            return jackson.getOriginalMessage();
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     /**

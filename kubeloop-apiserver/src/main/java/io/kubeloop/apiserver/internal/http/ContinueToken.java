@@ -34,7 +34,10 @@ record ContinueToken(long revision, String start) {
                 throw new IllegalArgumentException("unexpected fields");
             }
             return new ContinueToken(node.get("rv").asLong(), node.get("start").asString());
-        } catch (IllegalArgumentException | JacksonException e) {
+        } catch (JacksonException e) {
+            // The parser's own text, without its location (which names the library's settings).
+            throw new ApiException(Statuses.badRequest("continue key is not valid: " + e.getOriginalMessage()));
+        } catch (IllegalArgumentException e) {
             throw new ApiException(Statuses.badRequest("continue key is not valid: " + e.getMessage()));
         }
     }

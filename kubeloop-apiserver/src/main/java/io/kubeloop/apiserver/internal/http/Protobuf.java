@@ -61,6 +61,11 @@ final class Protobuf {
         return c.orElse(null);
     }
 
+    /** Whether this server speaks protobuf at all (the optional client-java-proto dependency is present). */
+    boolean available() {
+        return codec() != null;
+    }
+
     /** Whether bodies and answers of this kind can be protobuf on this server. */
     boolean supports(String apiVersion, String kind) {
         ProtobufCodec c = codec();

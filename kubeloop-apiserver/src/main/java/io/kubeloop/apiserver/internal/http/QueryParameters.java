@@ -43,6 +43,91 @@ final class QueryParameters {
         return q;
     }
 
+    /**
+     * A boolean parameter as kube-apiserver decodes it: null when absent; {@code false} for {@code 0} or {@code
+     * false} (any case); {@code true} for any other value, the empty one and {@code maybe} included (apimachinery's
+     * {@code Convert_Slice_string_To_bool}: a query flag is set by being there).
+     */
+    static Boolean bool(String value) {
+        if (value == null) {
+            return null;
+        }
+        return !(value.equals("0") || value.equalsIgnoreCase("false"));
+    }
+
+    /** {@link #bool} with absent as false. */
+    static boolean flag(Map<String, String> q, String name) {
+        return Boolean.TRUE.equals(bool(q.get(name)));
+    }
+
+    /**
+     * kube-apiserver's ValidateListOptions (apimachinery {@code metainternalversion/validation}) for a list or a
+     * watch: every error at once, as one 422 {@code ListOptions.meta.k8s.io "" is invalid: ...}.
+     */
+    static void validateListOptions(Map<String, String> q, boolean watch) {
+        String match = q.getOrDefault("resourceVersionMatch", "");
+        String rv = q.getOrDefault("resourceVersion", "");
+        boolean hasContinue = !q.getOrDefault("continue", "").isEmpty();
+        Boolean sendInitialEvents = bool(q.get("sendInitialEvents"));
+        java.util.List<Statuses.FieldError> errors = new java.util.ArrayList<>();
+        if (watch) {
+            if (sendInitialEvents != null && !match.equals("NotOlderThan")) {
+                errors.add(forbidden(
+                        "resourceVersionMatch",
+                        "sendInitialEvents requires setting resourceVersionMatch " + "to NotOlderThan"));
+            }
+            if (!match.isEmpty()) {
+                if (sendInitialEvents == null) {
+                    errors.add(forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+                }
+                if (!match.equals("NotOlderThan")) {
+                    errors.add(unsupported("resourceVersionMatch", match, "\"NotOlderThan\""));
+                }
+                if (hasContinue) {
+                    errors.add(forbidden(
+                            "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+                }
+            }
+        } else {
+            if (!match.isEmpty()) {
+                if (rv.isEmpty()) {
+                    errors.add(forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+                }
+                if (hasContinue) {
+                    errors.add(forbidden(
+                            "resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+                }
+                if (!match.equals("Exact") && !match.equals("NotOlderThan")) {
+                    errors.add(unsupported("resourceVersionMatch", match, "\"Exact\", \"NotOlderThan\", \"\""));
+                }
+                if (match.equals("Exact") && rv.equals("0")) {
+                    errors.add(forbidden(
+                            "resourceVersionMatch",
+                            "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+                }
+            }
+            if (sendInitialEvents != null) {
+                errors.add(forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new ApiException(Statuses.invalid("meta.k8s.io", "ListOptions", "", errors));
+        }
+    }
+
+    private static Statuses.FieldError forbidden(String field, String detail) {
+        return new Statuses.FieldError("Forbidden", field, detail);
+    }
+
+    private static Statuses.FieldError unsupported(String field, String value, String supported) {
+        return new Statuses.FieldError(
+                "Unsupported value", field, "\"" + value.replace("\"", "\\\"") + "\": supported values: " + supported);
+    }
+
     static boolean dryRun(Map<String, String> q) {
         String d = q.get("dryRun");
         if (d == null) {
@@ -88,6 +173,23 @@ final class QueryParameters {
     }
 
     /**
+     * A resourceVersion as kube-apiserver parses it, an unsigned 64-bit number: one above {@link Long#MAX_VALUE}
+     * (no revision of this store can reach it, as none can reach {@code Long.MAX_VALUE} itself) is {@code
+     * Long.MAX_VALUE}; anything else that is not such a number is a 400.
+     */
+    static long parseUnsignedRevision(String rv) {
+        try {
+            if (rv.startsWith("+")) {
+                throw new NumberFormatException(); // Go's ParseUint takes no sign
+            }
+            long n = Long.parseUnsignedLong(rv);
+            return n < 0 ? Long.MAX_VALUE : n;
+        } catch (NumberFormatException e) {
+            throw new ApiException(Statuses.badRequest("invalid resource version: " + rv));
+        }
+    }
+
+    /**
      * The objects a list, watch or deletecollection covers: null for all, else a test of their labels and
      * selectable fields.
      */
@@ -124,10 +226,6 @@ final class QueryParameters {
         } catch (SelectorParseException e) {
             throw new ApiException(Statuses.badRequest(e.getMessage()));
         }
-    }
-
-    static io.fabric8.kubernetes.api.model.Status invalidListOptions(String detail) {
-        return Statuses.failure(StatusReason.Invalid, "ListOptions.meta.k8s.io \"\" is invalid: " + detail);
     }
 
     static ApiException methodNotAllowed() {

@@ -1,7 +1,5 @@
 package io.kubeloop.apiserver.internal.http;
 
-import static io.kubeloop.apiserver.internal.http.QueryParameters.invalidListOptions;
-
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.internal.storage.ListResult;
 import io.kubeloop.apiserver.internal.storage.Store;
@@ -12,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Predicate;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -50,7 +49,19 @@ final class ReadEndpoints {
         HttpExchange exchange = request.exchange();
         ResourceType type = request.type();
         Map<String, String> q = request.query();
+        Negotiated negotiated = request.negotiated();
+        if (negotiated.view() == Negotiated.View.PARTIAL_LIST) {
+            throw ServedObjects.partialMismatch(negotiated, type, extensions.isCustom(type), false);
+        }
         ObjectNode stored = store.get(request.key());
+        if (negotiated.view() == Negotiated.View.PARTIAL) {
+            responses.object(request, 200, served.partial(negotiated.metaApiVersion(), stored));
+            return;
+        }
+        if (negotiated.encoding() == Negotiated.Encoding.YAML) {
+            responses.object(request, 200, served.served(type, stored));
+            return;
+        }
         if (request.wantsProtobuf() || tables.wantsTable(exchange, q)) {
             responses.object(exchange, 200, tables.object(exchange, q, type, served.served(type, stored)));
             return;
@@ -63,36 +74,33 @@ final class ReadEndpoints {
     /** The {@code /scale} of an object, as an autoscaling/v1 Scale (or its Table). */
     void getScale(ResourceRequest request) throws IOException {
         ResourceType type = request.type();
-        responses.object(
-                request.exchange(),
-                200,
-                tables.object(
-                        request.exchange(),
-                        request.query(),
-                        type,
-                        Scale.of(json, type, store.get(request.key()), extensions.scalePaths(type))));
+        Negotiated negotiated = request.negotiated();
+        if (negotiated.view() == Negotiated.View.PARTIAL_LIST) {
+            throw ServedObjects.partialMismatch(negotiated, type, extensions.isCustom(type), false);
+        }
+        ObjectNode scale = Scale.of(json, type, store.get(request.key()), extensions.scalePaths(type));
+        JsonNode answer = negotiated.view() == Negotiated.View.PARTIAL
+                ? served.partial(negotiated.metaApiVersion(), scale)
+                : tables.object(request.exchange(), request.query(), type, scale);
+        responses.object(request, 200, answer);
     }
 
     void list(ResourceRequest request) throws IOException {
         HttpExchange exchange = request.exchange();
         ResourceType type = request.type();
         Map<String, String> q = request.query();
+        QueryParameters.validateListOptions(q, false);
+        if (request.negotiated().view() == Negotiated.View.PARTIAL) {
+            throw ServedObjects.partialMismatch(request.negotiated(), type, extensions.isCustom(type), true);
+        }
         Predicate<ObjectNode> filter = QueryParameters.filter(request);
         int limit = QueryParameters.parseLimit(q.get("limit"));
         String rv = q.get("resourceVersion");
         String rvm = q.get("resourceVersionMatch");
         String cont = q.get("continue");
-        if (rvm != null && !rvm.isEmpty() && (rv == null || rv.isEmpty())) {
-            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
-                    + "forbidden unless resourceVersion is provided"));
-        }
         long atRevision = 0;
         String start = null;
         if (cont != null && !cont.isEmpty()) {
-            if (rvm != null && !rvm.isEmpty()) {
-                throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
-                        + "forbidden when continue is provided"));
-            }
             if (rv != null && !rv.isEmpty() && !rv.equals("0")) {
                 throw new ApiException(
                         Statuses.badRequest("specifying resource version is not allowed when using " + "continue"));
@@ -108,9 +116,6 @@ final class ReadEndpoints {
             } else if (n > store.currentRevision()) {
                 atRevision = n; // the store answers 504 Too large resource version
             }
-        } else if ("Exact".equals(rvm)) {
-            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch "
-                    + "\"exact\" is forbidden for resourceVersion \"0\""));
         }
         ListResult result;
         try {
@@ -121,6 +126,23 @@ final class ReadEndpoints {
         }
         String continueToken =
                 result.hasMore() ? new ContinueToken(result.revision(), result.continueKey()).encode(json) : null;
+        Negotiated negotiated = request.negotiated();
+        if (negotiated.partial()) {
+            ObjectNode list = listTree(type, result, continueToken);
+            list.put("kind", "PartialObjectMetadataList");
+            list.put("apiVersion", negotiated.metaApiVersion());
+            ArrayNode items = (ArrayNode) list.get("items");
+            result.items().forEach(item -> items.add(served.partial(negotiated.metaApiVersion(), item)));
+            responses.object(request, 200, list);
+            return;
+        }
+        if (negotiated.encoding() == Negotiated.Encoding.YAML) {
+            ObjectNode list = listTree(type, result, continueToken);
+            ArrayNode items = (ArrayNode) list.get("items");
+            result.items().forEach(item -> items.add(served.served(type, item)));
+            responses.object(request, 200, list);
+            return;
+        }
         if (!tables.wantsTable(exchange, q)) {
             streamList(request, result, continueToken);
             return;

@@ -30,6 +30,7 @@ final class ResourceEndpoints {
     private final ReadEndpoints reads;
     private final WriteEndpoints writes;
     private final WatchEndpoints watches;
+    private final PodRuntimeEndpoints podRuntime;
 
     ResourceEndpoints(
             Responses responses,
@@ -37,13 +38,15 @@ final class ResourceEndpoints {
             ServerExtensions extensions,
             ReadEndpoints reads,
             WriteEndpoints writes,
-            WatchEndpoints watches) {
+            WatchEndpoints watches,
+            PodRuntimeEndpoints podRuntime) {
         this.responses = responses;
         this.protobuf = protobuf;
         this.extensions = extensions;
         this.reads = reads;
         this.writes = writes;
         this.watches = watches;
+        this.podRuntime = podRuntime;
     }
 
     void handle(ResourceRequest request) throws IOException {
@@ -87,6 +90,10 @@ final class ResourceEndpoints {
             throw new ApiException(Statuses.routeNotFound());
         }
         String sub = info.subresource();
+        if (PodRuntimeEndpoints.handles(type, sub)) {
+            podRuntime.handle(request);
+            return;
+        }
         if (!sub.isEmpty()
                 && !(sub.equals("status") && type.hasStatus())
                 && !(sub.equals("scale") && type.hasScale())
@@ -97,6 +104,7 @@ final class ResourceEndpoints {
                 && protobuf.refusesProtobufOnly(answerApiVersion(info, type), answerKind(info, type))) {
             throw new ApiException(Protobuf.notAcceptable()); // custom resources and CRDs
         }
+        request.negotiated(Negotiated.of(request.header("Accept"), watch, protobuf));
         if (info.isCollection()) {
             switch (method) {
                 case "GET", "HEAD" -> {

@@ -28,6 +28,7 @@ final class ResourceRequest {
     private final ApiServerMetrics.RequestLabels labels;
     private final UserInfo user;
     private WriteOptions writeOptions;
+    private Negotiated negotiated = Negotiated.JSON;
 
     ResourceRequest(
             HttpExchange exchange,
@@ -83,10 +84,22 @@ final class ResourceRequest {
         return exchange.getRequestHeaders().getFirst(name);
     }
 
-    /** Whether this is a watch: the legacy {@code /watch/} path or {@code watch=true|1}. */
+    /**
+     * Whether this is a watch: the legacy {@code /watch/} path or a {@code watch} parameter kube reads as true
+     * ({@link QueryParameters#bool}: any value but {@code 0} and {@code false}).
+     */
     boolean isWatch() {
-        String watch = query.get("watch");
-        return info.legacyWatch() || "true".equals(watch) || "1".equals(watch);
+        return info.legacyWatch() || QueryParameters.flag(query, "watch");
+    }
+
+    /** What the answer is to be, as the dispatcher negotiated it ({@link Negotiated#JSON} until then). */
+    Negotiated negotiated() {
+        return negotiated;
+    }
+
+    /** Set once by the dispatcher, before any endpoint runs. */
+    void negotiated(Negotiated negotiated) {
+        this.negotiated = negotiated;
     }
 
     /** Whether the client accepts only protobuf answers. */

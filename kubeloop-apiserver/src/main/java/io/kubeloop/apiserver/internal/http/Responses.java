@@ -40,6 +40,31 @@ final class Responses {
         }
     }
 
+    /**
+     * An answer of a resource endpoint in the encoding {@link ResourceRequest#negotiated negotiated} for it: YAML,
+     * protobuf when the body's kind has a protobuf form (else JSON), or JSON.
+     */
+    void object(ResourceRequest request, int code, JsonNode body) throws IOException {
+        HttpExchange exchange = request.exchange();
+        switch (request.negotiated().encoding()) {
+            case YAML -> bytes(exchange, code, YAML.writeValueAsBytes(body), "application/yaml");
+            case PROTOBUF -> {
+                if (protobuf.supports(body)) {
+                    bytes(exchange, code, protobuf.encode(body), Protobuf.MEDIA_TYPE);
+                } else {
+                    json(exchange, code, body, JSON);
+                }
+            }
+            case JSON -> json(exchange, code, body, JSON);
+        }
+    }
+
+    /** YAML with no document marker, as kube-apiserver writes it; strings stay quoted, so none reads as a number. */
+    private static final tools.jackson.dataformat.yaml.YAMLMapper YAML =
+            tools.jackson.dataformat.yaml.YAMLMapper.builder()
+                    .disable(tools.jackson.dataformat.yaml.YAMLWriteFeature.WRITE_DOC_START_MARKER)
+                    .build();
+
     /** Whether the request's Accept allows only protobuf answers. */
     static boolean wantsProtobuf(HttpExchange exchange) {
         return Protobuf.acceptsOnlyProtobuf(exchange.getRequestHeaders().getFirst("Accept"));

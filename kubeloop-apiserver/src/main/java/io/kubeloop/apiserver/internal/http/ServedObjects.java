@@ -44,6 +44,39 @@ final class ServedObjects {
         return copy;
     }
 
+    /**
+     * {@code object} as a meta.k8s.io PartialObjectMetadata of {@code apiVersion}: its metadata only (sharing the
+     * stored node, which is never changed). A Status (a watch's ERROR event) stays itself.
+     */
+    ObjectNode partial(String apiVersion, ObjectNode object) {
+        if ("Status".equals(object.path("kind").asString(""))
+                && "v1".equals(object.path("apiVersion").asString(""))) {
+            return object;
+        }
+        ObjectNode partial = json.createObjectNode();
+        partial.put("kind", "PartialObjectMetadata");
+        partial.put("apiVersion", apiVersion);
+        JsonNode metadata = object.get("metadata");
+        partial.set("metadata", metadata == null ? json.createObjectNode() : metadata);
+        return partial;
+    }
+
+    /**
+     * The 406 kube-apiserver answers when the metadata-only view asked for does not fit the answer: a
+     * PartialObjectMetadataList of one object, or a PartialObjectMetadata of a list. Its message names the Go type
+     * kube would have served.
+     */
+    static ApiException partialMismatch(Negotiated negotiated, ResourceType type, boolean custom, boolean list) {
+        String goType = custom
+                ? (list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured")
+                : "*" + type.version() + "." + (list ? type.listKind() : type.kind());
+        String message = list
+                ? "you requested PartialObjectMetadata, but the requested object is a list (" + goType + ")"
+                : "you requested PartialObjectMetadataList, but the requested object is not a list (" + goType + ")";
+        return new ApiException(
+                io.kubeloop.model.Statuses.failure(io.kubeloop.model.StatusReason.NotAcceptable, message));
+    }
+
     /** Whether {@link #served} leaves {@code object} as it is. */
     static boolean servedAsStored(ResourceType type, ObjectNode object) {
         JsonNode apiVersion = object.get("apiVersion");

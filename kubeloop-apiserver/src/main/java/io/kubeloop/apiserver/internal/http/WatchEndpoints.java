@@ -1,7 +1,5 @@
 package io.kubeloop.apiserver.internal.http;
 
-import static io.kubeloop.apiserver.internal.http.QueryParameters.invalidListOptions;
-
 import com.sun.net.httpserver.HttpExchange;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.internal.protobuf.ProtobufCodec;
@@ -102,30 +100,33 @@ final class WatchEndpoints {
             }
         }
         Predicate<ObjectNode> filter = QueryParameters.filter(type, q.get("labelSelector"), fieldSelector);
+        QueryParameters.validateListOptions(q, true);
         String rv = q.get("resourceVersion");
-        boolean bookmarks = "true".equals(q.get("allowWatchBookmarks"));
-        boolean sendInitialEvents = "true".equals(q.get("sendInitialEvents"));
-        String rvm = q.get("resourceVersionMatch");
-        if (sendInitialEvents && !"NotOlderThan".equals(rvm)) {
-            throw new ApiException(invalidListOptions("sendInitialEvents: Forbidden: sendInitialEvents requires "
-                    + "setting resourceVersionMatch to NotOlderThan"));
+        boolean bookmarks = QueryParameters.flag(q, "allowWatchBookmarks");
+        Boolean sendInitialEventsParam = QueryParameters.bool(q.get("sendInitialEvents"));
+        // Without the parameter, kube's legacy rule: no resourceVersion (or "0") starts with the current state.
+        boolean sendInitialEvents = Boolean.TRUE.equals(sendInitialEventsParam);
+        boolean noInitialEvents = Boolean.FALSE.equals(sendInitialEventsParam);
+        Negotiated negotiated = request.negotiated();
+        if (negotiated.view() == Negotiated.View.PARTIAL_LIST) {
+            throw ServedObjects.partialMismatch(negotiated, type, extensions.isCustom(type), false);
         }
-        if (!sendInitialEvents && rvm != null && !rvm.isEmpty()) {
-            throw new ApiException(invalidListOptions("resourceVersionMatch: Forbidden: resourceVersionMatch is "
-                    + "forbidden for watch unless sendInitialEvents is provided"));
-        }
-        UnaryOperator<ObjectNode> view = tables.watch(exchange, q, type);
+        UnaryOperator<ObjectNode> view = negotiated.view() == Negotiated.View.PARTIAL
+                ? object -> served.partial(negotiated.metaApiVersion(), object)
+                : tables.watch(exchange, q, type);
         long timeoutSeconds = q.containsKey("timeoutSeconds")
                 ? QueryParameters.parseNonNegative("timeoutSeconds", q.get("timeoutSeconds"))
                 : 1800 + ThreadLocalRandom.current().nextLong(1800);
         String ns = request.namespaceFilter();
         StoreWatch watch;
         long startBookmark = 0;
-        boolean initialList = sendInitialEvents || rv == null || rv.isEmpty() || rv.equals("0");
+        boolean noRevision = rv == null || rv.isEmpty() || rv.equals("0");
+        boolean initialList = sendInitialEvents || (noRevision && !noInitialEvents);
         if (initialList) {
             watch = store.listAndWatch(type.group(), type.plural(), ns, filter, WATCH_BUFFER);
         } else {
-            long from = QueryParameters.parseRevision(rv);
+            // sendInitialEvents=false without a resourceVersion: from now on, with no initial state.
+            long from = noRevision ? store.currentRevision() : QueryParameters.parseUnsignedRevision(rv);
             watch = store.watch(type.group(), type.plural(), ns, from, filter, WATCH_BUFFER);
             // A bookmark at the start revision tells the client at once that its watch is live (fabric8's
             // isWatching() stays false over HTTP until the first byte). Not for a watch that failed (compacted)
@@ -147,7 +148,7 @@ final class WatchEndpoints {
                     bookmarks,
                     sendInitialEvents && bookmarks,
                     view,
-                    !tables.wantsTable(exchange, q),
+                    !negotiated.partial() && !tables.wantsTable(exchange, q),
                     startBookmark);
         }
     }
@@ -198,7 +199,7 @@ final class WatchEndpoints {
             throws IOException {
         HttpExchange exchange = request.exchange();
         ResourceType type = request.type();
-        boolean frames = request.wantsProtobuf();
+        boolean frames = request.negotiated().encoding() == Negotiated.Encoding.PROTOBUF;
         boolean cached = asStored && !frames;
         byte[] apiVersionField = cached ? served.servedApiVersion(type) : null;
         exchange.getResponseHeaders().set("Content-Type", frames ? ProtobufCodec.WATCH_MEDIA_TYPE : "application/json");

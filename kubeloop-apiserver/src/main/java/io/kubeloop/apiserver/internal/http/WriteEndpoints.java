@@ -112,7 +112,7 @@ final class WriteEndpoints {
         if (options.dryRun() && exists(key)) {
             throw new ApiException(Statuses.alreadyExists(type.group(), type.plural(), key.name()));
         }
-        responses.object(request.exchange(), 201, storeNew(type, key, admitted, options.dryRun()));
+        responses.object(request, 201, storeNew(type, key, admitted, options.dryRun()));
     }
 
     /**
@@ -140,7 +140,7 @@ final class WriteEndpoints {
         boolean statusOnly = info.subresource().equals("status");
         String manager = fieldManager(request, "UpdateOptions");
         responses.object(
-                request.exchange(),
+                request,
                 200,
                 conditionalUpdate(
                         request,
@@ -218,15 +218,11 @@ final class WriteEndpoints {
         JsonNode patch = patchType == Patches.APPLY_PATCH ? bodies.yaml(body, options) : bodies.json(body, options);
         String fieldManager = request.param("fieldManager");
         String manager = fieldManager(request, "PatchOptions");
-        if (patchType == Patches.APPLY_PATCH && (fieldManager == null || fieldManager.isEmpty())) {
-            throw new ApiException(Statuses.invalid(
-                    type.group(),
-                    type.kind(),
-                    info.name(),
-                    java.util.List.of(
-                            new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"))));
-        }
+        validatePatchOptions(request, patchType);
         StorageKey key = request.key();
+        if (patchType == Patches.APPLY_PATCH) {
+            checkApplyConfiguration(request, patch, exists(key));
+        }
         boolean statusOnly = info.subresource().equals("status");
         if (patchType == Patches.APPLY_PATCH && !exists(key)) {
             ObjectNode created =
@@ -239,17 +235,79 @@ final class WriteEndpoints {
             }
             lifecycle.admitCreate(type, info.namespace(), created);
             extensions.admit(type, null, created, "", options.fieldValidation());
-            responses.object(request.exchange(), 201, storeNew(type, key, created, options.dryRun()));
+            responses.object(request, 201, storeNew(type, key, created, options.dryRun()));
             return;
         }
         responses.object(
-                request.exchange(),
-                200,
-                conditionalUpdate(request, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
+                request, 200, conditionalUpdate(request, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
                     ObjectNode patched = admission.decoded(
                             type, patchType.apply(type, current, patch, fieldManager, clock.now()), options);
                     return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
                 }));
+    }
+
+    /**
+     * kube-apiserver's ValidatePatchOptions: {@code force} only on an apply patch (any value but {@code 0} and
+     * {@code false} is true, as kube decodes it, so {@code force=maybe} forces), and an apply patch names its
+     * {@code fieldManager}. Every error at once, as one 422 {@code PatchOptions.meta.k8s.io "" is invalid}.
+     */
+    private static void validatePatchOptions(ResourceRequest request, Patches patchType) {
+        java.util.List<Statuses.FieldError> errors = new java.util.ArrayList<>();
+        if (patchType != Patches.APPLY_PATCH) {
+            if (request.param("force") != null) {
+                errors.add(new Statuses.FieldError("Forbidden", "force", "may not be specified for non-apply patch"));
+            }
+        } else {
+            String fieldManager = request.param("fieldManager");
+            if (fieldManager == null || fieldManager.isEmpty()) {
+                errors.add(new Statuses.FieldError("Required value", "fieldManager", "is required for apply patch"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new ApiException(Statuses.invalid("meta.k8s.io", "PatchOptions", "", errors));
+        }
+    }
+
+    /**
+     * What kube-apiserver's apply checks in the configuration itself, with its wording (400 BadRequest): a YAML or
+     * JSON object (its {@code yaml.Unmarshal} into a map), of exactly the request's apiVersion and kind (its field
+     * manager's version check: {@code invalid object type: group/version, Kind=kind}, so a missing kind is refused
+     * rather than guessed), naming the object of the URL (its {@code checkName} on the applied result: an existing
+     * object keeps its name when the configuration has none, a new one takes the configuration's) in the URL's
+     * namespace.
+     */
+    private static void checkApplyConfiguration(ResourceRequest request, JsonNode patch, boolean exists) {
+        ResourceType type = request.type();
+        RequestInfo info = request.info();
+        if (!patch.isObject()) {
+            String goType =
+                    patch.isArray() ? "array" : patch.isString() ? "string" : patch.isBoolean() ? "bool" : "number";
+            throw new ApiException(Statuses.badRequest("error decoding YAML: error unmarshaling JSON: while decoding "
+                    + "JSON: json: cannot unmarshal " + goType + " into Go value of type map[string]interface {}"));
+        }
+        String apiVersion =
+                patch.path("apiVersion").isString() ? patch.get("apiVersion").asString() : "";
+        String kind = patch.path("kind").isString() ? patch.get("kind").asString() : "";
+        if (!apiVersion.equals(type.gvk().apiVersion()) || !kind.equals(type.kind())) {
+            int slash = apiVersion.indexOf('/');
+            String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+            String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+            throw new ApiException(
+                    Statuses.badRequest("invalid object type: " + group + "/" + version + ", Kind=" + kind));
+        }
+        JsonNode metadata = patch.path("metadata");
+        String name = metadata.path("name").isString() ? metadata.get("name").asString() : "";
+        if (!name.equals(info.name()) && !(name.isEmpty() && exists)) {
+            throw new ApiException(Statuses.badRequest(
+                    "the name of the object (" + name + ") does not match the name on the URL (" + info.name() + ")"));
+        }
+        String namespace = metadata.path("namespace").isString()
+                ? metadata.get("namespace").asString()
+                : "";
+        if (type.namespaced() && !namespace.isEmpty() && !namespace.equals(info.namespace())) {
+            throw new ApiException(Statuses.badRequest("the namespace of the object (" + namespace
+                    + ") does not match the namespace on the request (" + info.namespace() + ")"));
+        }
     }
 
     /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */
@@ -279,7 +337,7 @@ final class WriteEndpoints {
                             Scale.withReplicas(current, Scale.replicas(type, info.name(), desired), paths),
                             false));
         });
-        responses.object(request.exchange(), 200, Scale.of(json, type, stored, paths));
+        responses.object(request, 200, Scale.of(json, type, stored, paths));
     }
 
     void delete(ResourceRequest request) throws IOException {
@@ -288,7 +346,7 @@ final class WriteEndpoints {
         if (!options.dryRun()) {
             extensions.deleting(type, request.info().name(), options.preconditions());
         }
-        responses.object(request.exchange(), 200, served.served(type, lifecycle.delete(type, request.key(), options)));
+        responses.object(request, 200, served.served(type, lifecycle.delete(type, request.key(), options)));
     }
 
     /**
@@ -361,7 +419,7 @@ final class WriteEndpoints {
             }
         }
         meta.put("resourceVersion", Long.toString(revision));
-        responses.object(request.exchange(), 200, list);
+        responses.object(request, 200, list);
     }
 
     // ---- helpers

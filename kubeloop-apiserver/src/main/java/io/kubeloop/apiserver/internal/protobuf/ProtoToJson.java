@@ -323,8 +323,7 @@ final class ProtoToJson {
             JsonNode tree = json.readTree(raw);
             return tree.isNull() || tree.isMissingNode() ? null : tree; // null: as if absent
         } catch (JacksonException e) {
-            throw new ProtobufException(
-                    "the embedded raw JSON is malformed (" + e.getClass().getSimpleName() + ")");
+            throw new ProtobufException("the embedded raw JSON is malformed: " + e.getOriginalMessage());
         }
     }
 

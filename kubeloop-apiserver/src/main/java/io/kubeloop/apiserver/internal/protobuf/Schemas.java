@@ -104,6 +104,15 @@ final class Schemas {
                 false);
         register("autoscaling/v1", V1Autoscaling.getDescriptor(), List.of("Scale"), false);
         register("v1", Meta.getDescriptor(), List.of("Status"), false);
+        // Metadata-only answers (Accept ...;as=PartialObjectMetadata[List];g=meta.k8s.io), as client-go's metadata
+        // client asks for them in protobuf first; v1beta1's messages are v1's.
+        for (String metaVersion : List.of("meta.k8s.io/v1", "meta.k8s.io/v1beta1")) {
+            register(
+                    metaVersion,
+                    Meta.getDescriptor(),
+                    List.of("PartialObjectMetadata", "PartialObjectMetadataList"),
+                    false);
+        }
         for (String kind : OPTIONS_KINDS) {
             optionsKinds.put(kind, Meta.getDescriptor().findMessageTypeByName(kind));
         }

@@ -430,8 +430,10 @@ final class MvccStore implements Store {
             List<StoreEvent> replay = new ArrayList<>();
             // The log holds every revision after the compacted one (trimming never passes it) that was written
             // (the initial revision was not), so the replay is complete. At most log.size() rounds.
-            for (long r = Math.max(fromRevision, log.base()) + 1; r <= currentRevision; r++) {
-                Version v = log.get(r);
+            // Counted from below current, so a start at Long.MAX_VALUE (a resourceVersion no write can reach)
+            // replays nothing instead of overflowing.
+            for (long r = Math.max(fromRevision, log.base()); r < currentRevision; ) {
+                Version v = log.get(++r);
                 if (!w.covers(v.key)) {
                     continue;
                 }
