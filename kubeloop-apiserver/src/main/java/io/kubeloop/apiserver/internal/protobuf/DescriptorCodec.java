@@ -70,9 +70,8 @@ final class DescriptorCodec implements ProtobufCodec {
         Descriptor type = schemas.find(envelope.apiVersion(), envelope.kind())
                 .orElseThrow(() -> new ProtobufException("there is no protobuf schema for " + what
                         + " here (built-in kinds only; custom resources are JSON only)"));
-        if (envelope.raw().length == 0) {
-            throw new ProtobufException("the body's envelope for " + what + " carries no object (raw is empty)");
-        }
+        // An empty raw is the empty message (every field at its zero value), as kube's proto.Unmarshal reads it:
+        // it is what encoding an object with nothing but apiVersion and kind produces.
         ObjectNode out = json.createObjectNode();
         out.put("apiVersion", envelope.apiVersion());
         out.put("kind", envelope.kind());
