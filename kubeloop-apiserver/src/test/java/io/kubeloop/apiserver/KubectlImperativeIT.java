@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
  * kubectl's imperative commands, the first things a new user types. Their typed clients send protobuf bodies
  * (and reviews) with no JSON fallback, so each command here crosses the protobuf path; each created object is
  * read back as JSON and compared with what the same command prints with {@code --dry-run=client -o json}, after
- * {@link #normalized}.
+ * {@link #normalized}: the stored object is the dry run's plus the server's defaults ({@link #defaultedOnly}).
  */
 class KubectlImperativeIT extends KubectlTest {
 
