@@ -414,6 +414,22 @@ class WorkloadAdmissionIT {
     }
 
     @Test
+    void aStatusWriteKeepsThePodsQosClassWhichMayNotChange() {
+        JsonNode created = api.create(PODS, pod("qos", "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
+        ObjectNode running = (ObjectNode) created.deepCopy();
+        running.putObject("status").put("phase", "Running");
+        Reply kept = api.put(PODS + "/qos/status", running.toString());
+        assertThat(kept.code()).as(kept.raw()).isEqualTo(200);
+        assertThat(kept.body().at("/status")).isEqualTo(json("{\"phase\":\"Running\",\"qosClass\":\"BestEffort\"}"));
+
+        ((ObjectNode) running.get("status")).put("qosClass", "Guaranteed");
+        Reply refused = api.put(PODS + "/qos/status", running.toString());
+        assertThat(refused.code()).isEqualTo(422);
+        assertThat(refused.body().get("message").asString())
+                .isEqualTo("Pod \"qos\" is invalid: status.qosClass: Invalid value: \"Guaranteed\": field is immutable");
+    }
+
+    @Test
     void aWorkloadsSelectorIsImmutable() {
         JsonNode created =
                 api.create(DEPLOYMENTS, workload("Deployment", "fixed", "{" + SELECTOR + "," + TEMPLATE + "}"));

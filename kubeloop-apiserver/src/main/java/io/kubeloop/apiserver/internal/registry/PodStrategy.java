@@ -213,6 +213,28 @@ final class PodStrategy implements ResourceStrategy {
         return true;
     }
 
+    /** The QoS class is set at creation and immutable; a status write that leaves it out keeps it (as kube's). */
+    @Override
+    public void prepareForStatusUpdate(ObjectNode next, ObjectNode current) {
+        JsonNode qos = current.path("status").get("qosClass");
+        if (qos != null) {
+            ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
+            if (status.path("qosClass").asString("").isEmpty()) {
+                status.set("qosClass", qos);
+            }
+        }
+    }
+
+    @Override
+    public List<FieldError> validateStatusUpdate(ObjectNode next, ObjectNode current) {
+        JsonNode qos = next.path("status").path("qosClass");
+        JsonNode old = current.path("status").path("qosClass");
+        if (!old.isMissingNode() && !PodSpecs.same(qos, old)) {
+            return List.of(invalid("status.qosClass", qos, "field is immutable"));
+        }
+        return List.of();
+    }
+
     @Override
     public List<FieldError> validate(ObjectNode pod) {
         List<FieldError> errors = new ArrayList<>();
