@@ -92,7 +92,9 @@ final class ApiClient {
         tools.jackson.databind.node.ObjectNode withStatus = (tools.jackson.databind.node.ObjectNode) created.deepCopy();
         withStatus.set("status", JSON.readTree(body).get("status"));
         Reply r = put(collectionPath + "/" + name + "/status", withStatus.toString());
-        assertThat(r.code()).as("status of %s/%s: %s", collectionPath, name, r.raw()).isEqualTo(200);
+        assertThat(r.code())
+                .as("status of %s/%s: %s", collectionPath, name, r.raw())
+                .isEqualTo(200);
         return r.body();
     }
 

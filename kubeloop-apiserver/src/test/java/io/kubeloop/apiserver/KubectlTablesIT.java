@@ -36,7 +36,8 @@ class KubectlTablesIT extends KubectlTest {
                  "status":{"phase":"Running","podIP":"10.0.0.7","podIPs":[{"ip":"10.0.0.7"}],"containerStatuses":[
                    {"name":"app","ready":true,"restartCount":0,"state":{"running":{}}}]}}
                 """);
-        api.createWithStatus("/api/v1/namespaces/default/pods", """
+        api.createWithStatus(
+                "/api/v1/namespaces/default/pods", """
                 {"metadata":{"name":"crashy","labels":{"app":"crashy"}},
                  "spec":{"nodeName":"node-2","containers":[{"name":"app","image":"busybox"}]},
                  "status":{"phase":"Running","podIP":"10.0.0.8","containerStatuses":[

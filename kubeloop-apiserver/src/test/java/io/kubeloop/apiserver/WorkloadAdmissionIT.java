@@ -426,7 +426,8 @@ class WorkloadAdmissionIT {
         Reply refused = api.put(PODS + "/qos/status", running.toString());
         assertThat(refused.code()).isEqualTo(422);
         assertThat(refused.body().get("message").asString())
-                .isEqualTo("Pod \"qos\" is invalid: status.qosClass: Invalid value: \"Guaranteed\": field is immutable");
+                .isEqualTo(
+                        "Pod \"qos\" is invalid: status.qosClass: Invalid value: \"Guaranteed\": field is immutable");
     }
 
     @Test

@@ -32,9 +32,9 @@ final class WorkloadSpecs {
 
     /** The pod template's spec defaults ({@code SetDefaults_PodSpec} runs on every embedded pod spec). */
     static void defaultTemplate(ObjectNode spec) {
-        if (spec.get("template") instanceof ObjectNode template && template.get("spec") instanceof ObjectNode podSpec) {
-            PodSpecs.applyDefaults(podSpec);
-        }
+        // the template and its spec are Go structs, not pointers: they always exist, so they are always defaulted
+        ObjectNode template = spec.get("template") instanceof ObjectNode t ? t : spec.putObject("template");
+        PodSpecs.applyDefaults(template.get("spec") instanceof ObjectNode s ? s : template.putObject("spec"));
     }
 
     /** {@code replicas}, defaulted to 1 when absent. */
@@ -143,13 +143,17 @@ final class WorkloadSpecs {
     }
 
     /**
-     * {@code ValidatePodTemplateSpec} plus the workload controllers' own rule: their pods restart {@code Always}
-     * and have no active deadline ({@code kind} names the controller in kube's message).
+     * {@code ValidatePodTemplateSpec} (not for a StatefulSet, as kube) plus the workload controllers' own rule: their
+     * pods restart {@code Always} and have no active deadline ({@code kind} names the controller in kube's message).
      */
     static void validateTemplate(JsonNode spec, String kind, List<FieldError> errors) {
         JsonNode template = spec.path("template");
         JsonNode podSpec = template.path("spec");
-        PodSpecs.validate(podSpec, "spec.template.spec", errors);
+        if (!kind.equals("StatefulSet")) {
+            // kube skips a StatefulSet's pod spec ("currently this will check volumes, which we know will fail":
+            // its mounts may name volumeClaimTemplates)
+            PodSpecs.validate(podSpec, "spec.template.spec", errors);
+        }
         String restartPolicy = podSpec.path("restartPolicy").asString("");
         if (!restartPolicy.isEmpty() && !restartPolicy.equals("Always")) {
             errors.add(notSupported("spec.template.spec.restartPolicy", restartPolicy, ALWAYS));
