@@ -81,6 +81,23 @@ final class ApiClient {
         return r.body();
     }
 
+    /**
+     * Creates and then writes the body's {@code status} through {@code /status}, as a kubelet or a controller would:
+     * kube-apiserver resets the status of a new Pod or workload ({@code phase: Pending}, or empty). Returns the
+     * stored object.
+     */
+    JsonNode createWithStatus(String collectionPath, String body) {
+        JsonNode created = create(collectionPath, body);
+        String name = created.get("metadata").get("name").asString();
+        tools.jackson.databind.node.ObjectNode withStatus = (tools.jackson.databind.node.ObjectNode) created.deepCopy();
+        withStatus.set("status", JSON.readTree(body).get("status"));
+        Reply r = put(collectionPath + "/" + name + "/status", withStatus.toString());
+        assertThat(r.code())
+                .as("status of %s/%s: %s", collectionPath, name, r.raw())
+                .isEqualTo(200);
+        return r.body();
+    }
+
     /** A watch whose lines are read on a background thread; take them with {@link Watch#next}. */
     Watch watch(String path) {
         return watch(path, (String) null);

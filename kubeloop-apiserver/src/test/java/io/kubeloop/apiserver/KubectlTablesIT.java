@@ -30,13 +30,14 @@ class KubectlTablesIT extends KubectlTest {
 
     @BeforeEach
     void start() {
-        api.create("/api/v1/namespaces/default/pods", """
+        api.createWithStatus("/api/v1/namespaces/default/pods", """
                 {"metadata":{"name":"web-1","labels":{"app":"web","tier":"front"}},
                  "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"nginx"}]},
                  "status":{"phase":"Running","podIP":"10.0.0.7","podIPs":[{"ip":"10.0.0.7"}],"containerStatuses":[
                    {"name":"app","ready":true,"restartCount":0,"state":{"running":{}}}]}}
                 """);
-        api.create("/api/v1/namespaces/default/pods", """
+        api.createWithStatus(
+                "/api/v1/namespaces/default/pods", """
                 {"metadata":{"name":"crashy","labels":{"app":"crashy"}},
                  "spec":{"nodeName":"node-2","containers":[{"name":"app","image":"busybox"}]},
                  "status":{"phase":"Running","podIP":"10.0.0.8","containerStatuses":[
@@ -47,7 +48,7 @@ class KubectlTablesIT extends KubectlTest {
         api.create("/api/v1/namespaces/kube-system/pods", """
                 {"metadata":{"name":"dns"},"spec":{"containers":[{"name":"dns","image":"coredns"}]}}
                 """);
-        api.create("/apis/apps/v1/namespaces/default/deployments", """
+        api.createWithStatus("/apis/apps/v1/namespaces/default/deployments", """
                 {"metadata":{"name":"web"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},
                  "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[
                    {"name":"nginx","image":"nginx:1.25"}]}}},

@@ -21,10 +21,17 @@ class ManagedFieldsIT extends EmbeddedServerTest {
                     + "\"web\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"replicas\":2,\"selector\":{\"matchLabels\":{\"app\":"
                     + "\"web\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":["
                     + "{\"name\":\"nginx\",\"image\":\"nginx:1.25\"}]}}}}";
+    /** What the creator owns: what it sent and the defaults kube sets while decoding (not the status reset). */
     private static final String CREATED_FIELDS = "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:app\":{}}},"
-            + "\"f:spec\":{\"f:replicas\":{},\"f:selector\":{},\"f:template\":{\"f:metadata\":{\"f:labels\":{\".\":{},"
-            + "\"f:app\":{}}},\"f:spec\":{\"f:containers\":{\".\":{},\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},"
-            + "\"f:image\":{},\"f:name\":{}}}}}}}";
+            + "\"f:spec\":{\"f:progressDeadlineSeconds\":{},\"f:replicas\":{},\"f:revisionHistoryLimit\":{},"
+            + "\"f:selector\":{},\"f:strategy\":{\"f:rollingUpdate\":{\"f:maxSurge\":{},\"f:maxUnavailable\":{}},"
+            + "\"f:type\":{}},\"f:template\":{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:app\":{}}},"
+            + "\"f:spec\":{\"f:containers\":{\".\":{},\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},"
+            + "\"f:image\":{},\"f:imagePullPolicy\":{},\"f:name\":{},\"f:resources\":{},"
+            + "\"f:terminationMessagePath\":{},\"f:terminationMessagePolicy\":{}}},\"f:dnsPolicy\":{},"
+            + "\"f:restartPolicy\":{},\"f:schedulerName\":{},\"f:securityContext\":{},"
+            + "\"f:terminationGracePeriodSeconds\":{}}}}}";
+
     private static final String T0 = "2026-03-01T10:00:00Z";
     private static final String T1 = "2026-03-01T10:01:00Z";
 

@@ -50,9 +50,12 @@ class ProtobufIT extends EmbeddedServerTest {
                 .as("a typed client accepts JSON, so it gets JSON")
                 .isFalse();
         JsonNode stored = api.get(DEPLOYMENTS + "/web").body();
-        assertThat(stored.get("spec"))
-                .as("replicas 0 kept, empty structs kept")
-                .isEqualTo(json(DEPLOYMENT).get("spec"));
+        assertThat(KubectlImperativeIT.defaultedOnly(
+                        stored.get("spec"), json(DEPLOYMENT).get("spec"), "spec"))
+                .as("replicas 0 kept, empty structs kept (the empty strategy defaulted)")
+                .isEmpty();
+        assertThat(stored.at("/spec/replicas").asInt()).isZero();
+        assertThat(stored.at("/spec/template/spec/containers/0/resources")).isEqualTo(json("{}"));
         assertThat(stored.at("/metadata/labels")).isEqualTo(json(DEPLOYMENT).at("/metadata/labels"));
 
         ObjectNode update = (ObjectNode) stored.deepCopy();
@@ -280,7 +283,11 @@ class ProtobufIT extends EmbeddedServerTest {
     /** JSON bodies of built-in kinds are not checked against the schema, so a stored object may not fit protobuf. */
     @Test
     void anObjectThatDoesNotFitItsProtobufMessageIsAnErrorNotABrokenStream() throws Exception {
-        api.create(DEPLOYMENTS, "{\"metadata\":{\"name\":\"odd\"},\"spec\":{\"replicas\":\"three\"}}");
+        api.create(
+                DEPLOYMENTS,
+                "{\"metadata\":{\"name\":\"odd\"},\"spec\":{\"replicas\":\"three\",\"selector\":{\"matchLabels\":"
+                        + "{\"app\":\"odd\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"odd\"}},\"spec\":"
+                        + "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}");
         ProtobufClient.Reply get = protobuf.get(DEPLOYMENTS + "/odd");
         assertThat(get.code()).isEqualTo(500);
         assertThat(get.body().path("kind").asString()).isEqualTo("Status");

@@ -24,7 +24,7 @@ class TablesIT extends EmbeddedServerTest {
     }
 
     private JsonNode runningPod(String ns, String name) {
-        return api.create("/api/v1/namespaces/" + ns + "/pods", """
+        return api.createWithStatus("/api/v1/namespaces/" + ns + "/pods", """
                 {"metadata":{"name":"%s","labels":{"app":"web"}},
                  "spec":{"nodeName":"node-1","containers":[{"name":"app","image":"nginx"}]},
                  "status":{"phase":"Running","podIP":"10.0.0.7","containerStatuses":[
@@ -230,6 +230,9 @@ class TablesIT extends EmbeddedServerTest {
             assertThat(first.get("rows")).hasSize(1);
             assertThat(first.get("rows").get(0).get("cells").get(0).asString()).isEqualTo("b");
             assertThat(first.get("metadata").get("resourceVersion").asString()).isNotEqualTo(rv);
+            assertThat(w.next().get("type").asString())
+                    .as("b's running status, written through /status")
+                    .isEqualTo("MODIFIED");
 
             api.delete("/api/v1/namespaces/default/pods/a?gracePeriodSeconds=0"); // bound: no grace period
             JsonNode deleted = w.next();

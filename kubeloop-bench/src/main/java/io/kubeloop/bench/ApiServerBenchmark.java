@@ -187,6 +187,16 @@ public class ApiServerBenchmark {
                 if (r.statusCode() != 201) {
                     throw new IllegalStateException("create answered " + r.statusCode());
                 }
+                // a create starts the pod Pending, as kube-apiserver does: the running status is a /status write
+                HttpResponse<Void> status = HTTP.send(
+                        HttpRequest.newBuilder(URI.create(pods + "/pod-" + i + "/status"))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(prefix + i + suffix))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (status.statusCode() != 200) {
+                    throw new IllegalStateException("status update answered " + status.statusCode());
+                }
             }
         }
 

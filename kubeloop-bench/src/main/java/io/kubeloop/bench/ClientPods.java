@@ -99,6 +99,20 @@ public final class ClientPods {
                                     + r.body()
                                             .substring(0, Math.min(300, r.body().length())));
                         }
+                        // a create starts the pod Pending, as kube-apiserver does: its running status is a
+                        // /status write, as a kubelet's
+                        String name = "web-7c9d8f5b4-" + String.format("%05d", i);
+                        HttpResponse<String> s = http.send(
+                                HttpRequest.newBuilder(URI.create(pods + "/" + name + "/status"))
+                                        .header("Content-Type", "application/json")
+                                        .PUT(HttpRequest.BodyPublishers.ofString(podJson(i)))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (s.statusCode() != 200) {
+                            throw new IllegalStateException("status of pod " + i + " answered " + s.statusCode() + ": "
+                                    + s.body()
+                                            .substring(0, Math.min(300, s.body().length())));
+                        }
                     }
                     return null;
                 }));

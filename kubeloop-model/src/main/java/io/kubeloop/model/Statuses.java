@@ -88,6 +88,7 @@ public final class Statuses {
                 case "Invalid value" -> "FieldValueInvalid";
                 case "Unsupported value" -> "FieldValueNotSupported";
                 case "Duplicate value" -> "FieldValueDuplicate";
+                case "Not found" -> "FieldValueNotFound";
                 case "Forbidden" -> "FieldValueForbidden";
                 case "Too long" -> "FieldValueTooLong";
                 case "Too many" -> "FieldValueTooMany";

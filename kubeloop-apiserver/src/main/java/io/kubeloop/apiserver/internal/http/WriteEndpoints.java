@@ -97,8 +97,11 @@ final class WriteEndpoints {
         requireSameNamespace(request, object);
         String manager = fieldManager(request, "CreateOptions");
         ObjectRules.prepareCreate(type, object, info.namespace(), clock.now());
-        admission.create(type, object, options);
+        // kube defaults at decoding, before the field manager records the write; admission, PrepareForCreate and
+        // validation come after it, so what they set is nobody's field
+        admission.defaults(type, object);
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
+        admission.create(type, object, options);
         ObjectNode admitted = extensions.admit(type, null, object, "", options.fieldValidation());
         if (type.namespaced()) {
             requireNamespace(info.namespace());

@@ -31,6 +31,15 @@ public final class Admission {
         return object;
     }
 
+    /**
+     * kube's defaulting alone ({@code SetDefaults_*}, which kube runs while decoding): for a create, before the
+     * field manager records the write, so that the defaults are the creator's fields. {@link #create} defaults again
+     * (defaulting is idempotent).
+     */
+    public void defaults(ResourceType type, ObjectNode object) {
+        strategies.of(type).applyDefaults(object);
+    }
+
     /** A new object, after the server's metadata rules: defaulted, prepared and validated. */
     public void create(ResourceType type, ObjectNode object, WriteOptions options) {
         ResourceStrategy strategy = strategies.of(type);

@@ -35,6 +35,12 @@ public final class Strategies {
         s.put(key("discovery.k8s.io", "endpointslices"), new EndpointSliceStrategy());
         s.put(key("", "persistentvolumes"), new PersistentVolumeStrategy());
         s.put(key("", "persistentvolumeclaims"), new PersistentVolumeClaimStrategy());
+        // workloads: pods and the apps/v1 controllers of pods
+        s.put(key("", "pods"), new PodStrategy());
+        s.put(key("apps", "deployments"), new DeploymentStrategy());
+        s.put(key("apps", "replicasets"), new ReplicaSetStrategy());
+        s.put(key("apps", "statefulsets"), new StatefulSetStrategy());
+        s.put(key("apps", "daemonsets"), new DaemonSetStrategy());
         return new Strategies(s);
     }
 
