@@ -136,9 +136,12 @@ public final class ApiHttpHandler implements HttpHandler {
                 return; // answered 401
             }
             route(exchange, labels);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error (out of memory, stack overflow) fails this request only
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
             try {
+                if (e instanceof Error) {
+                    exchange.getResponseHeaders().set("Connection", "close"); // start afresh, as RequestBoundary does
+                }
                 responses.status(
                         exchange,
                         Statuses.failure(StatusReason.InternalError, "Internal error occurred: " + internalError(e)));
