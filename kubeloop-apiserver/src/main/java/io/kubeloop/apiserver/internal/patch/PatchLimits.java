@@ -135,8 +135,13 @@ public final class PatchLimits {
                 len += 1;
             } else if (c < 0x800) {
                 len += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
+                len += 4; // a pair is one 4-byte code point
+                i++;
             } else if (Character.isSurrogate(c)) {
-                len += 2; // a pair is 4 bytes
+                len += 6; // a lone surrogate is written escaped, \uD800
             } else {
                 len += 3;
             }

@@ -43,7 +43,7 @@ class PatchLimitsTest {
         ObjectNode o = JsonValues.object();
         o.put("q\"\\\n\u0001", "é€😀");
         o.putNull("n");
-        o.putArray("a").add(1.5).add(true).add(-7);
+        o.putArray("a").add(1.5).add(true).add(-7).add("\ud800").add("x\udc00y");
         assertThat(PatchLimits.compactJsonLength(o, Long.MAX_VALUE, Integer.MAX_VALUE))
                 .isEqualTo(serialized(o));
     }
