@@ -159,7 +159,7 @@ public final class ApiHttpHandler implements HttpHandler {
      * The text of an unexpected error for its 500: the exception's simple name and message, except for the JSON
      * library's exceptions, whose class names and source locations are its internals, not the request's error.
      */
-    private static String internalError(RuntimeException e) {
+    private static String internalError(Throwable e) {
         if (e instanceof tools.jackson.core.JacksonException jackson) {
             return jackson.getOriginalMessage();
         }
