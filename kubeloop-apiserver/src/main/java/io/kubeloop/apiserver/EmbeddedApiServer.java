@@ -7,8 +7,10 @@ import io.kubeloop.apiserver.internal.auth.Authentication;
 import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
 import io.kubeloop.apiserver.internal.http.ApiHttpHandler;
+import io.kubeloop.apiserver.internal.http.RequestBody;
 import io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.internal.rbac.AccessControl;
+import io.kubeloop.apiserver.internal.server.RequestBoundary;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.apiserver.internal.storage.StoreBuilder;
@@ -105,7 +107,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
                 tls == null
                         ? Authentication.OFF
                         : Authentication.of(tls.authority().certificate(), b.tokens));
-        http.createContext("/", handler);
+        http.createContext("/", new RequestBoundary(handler, json, RequestBody.MAX_BYTES));
         http.setExecutor(executor);
         http.start();
         InetSocketAddress bound = http.getAddress();

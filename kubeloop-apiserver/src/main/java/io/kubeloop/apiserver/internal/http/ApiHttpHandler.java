@@ -136,9 +136,12 @@ public final class ApiHttpHandler implements HttpHandler {
                 return; // answered 401
             }
             route(exchange, labels);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error (out of memory, stack overflow) fails this request only
             log.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
             try {
+                if (e instanceof Error) {
+                    exchange.getResponseHeaders().set("Connection", "close"); // start afresh, as RequestBoundary does
+                }
                 responses.status(
                         exchange,
                         Statuses.failure(StatusReason.InternalError, "Internal error occurred: " + internalError(e)));
@@ -156,7 +159,7 @@ public final class ApiHttpHandler implements HttpHandler {
      * The text of an unexpected error for its 500: the exception's simple name and message, except for the JSON
      * library's exceptions, whose class names and source locations are its internals, not the request's error.
      */
-    private static String internalError(RuntimeException e) {
+    private static String internalError(Throwable e) {
         if (e instanceof tools.jackson.core.JacksonException jackson) {
             return jackson.getOriginalMessage();
         }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.kubeloop.apiserver.internal.patch.JsonMergePatch;
 import io.kubeloop.apiserver.internal.patch.JsonPatch;
 import io.kubeloop.apiserver.internal.patch.PatchException;
+import io.kubeloop.apiserver.internal.patch.PatchLimits;
 import io.kubeloop.apiserver.internal.patch.PatchSchema;
 import io.kubeloop.apiserver.internal.patch.ServerSideApply;
 import io.kubeloop.apiserver.internal.patch.StrategicMergePatch;
@@ -48,7 +49,8 @@ enum Patches {
 
     /**
      * Applies {@code patch} to {@code current} (null only for server-side apply of a missing object) and
-     * returns a new tree; the inputs are not changed.
+     * returns a new tree; the inputs are not changed. The result is bounded by {@link PatchLimits} (413 when
+     * larger than a request body may be).
      */
     ObjectNode apply(ResourceType type, JsonNode current, JsonNode patch, String fieldManager, Instant now) {
         PatchSchema schema = PatchSchema.forKind(type.group(), type.version(), type.kind());
@@ -63,6 +65,7 @@ enum Patches {
             if (!result.isObject()) {
                 throw new ApiException(Statuses.badRequest("the patched object is not a JSON object"));
             }
+            PatchLimits.checkResult(result); // 413 over the request body limit: a patch stores nothing a PUT could not
             return (ObjectNode) result;
         } catch (PatchException e) {
             throw new ApiException(status(e));

@@ -25,10 +25,10 @@ import java.io.SequenceInputStream;
  * <p>Invariant: after {@link #readAhead}, either the whole body has been read off the connection (the answer can
  * never race the body), or the answer carries {@code Connection: close} and the connection is not reused.
  */
-final class RequestBody {
+public final class RequestBody {
 
-    /** kube-apiserver's default request body limit. */
-    static final int MAX_BYTES = 3 * 1024 * 1024;
+    /** kube-apiserver's default request body limit ({@code --max-request-bytes}). */
+    public static final int MAX_BYTES = 3 * 1024 * 1024;
 
     private RequestBody() {}
 
@@ -43,7 +43,7 @@ final class RequestBody {
             if (body.length > MAX_BYTES) {
                 throw new ApiException(io.kubeloop.model.Statuses.failure(
                         io.kubeloop.model.StatusReason.RequestEntityTooLarge,
-                        "the server has received too large of a request body"));
+                        "Request entity too large: limit is " + MAX_BYTES));
             }
             return body;
         }

@@ -39,7 +39,7 @@ final class ElementOrder {
                 boolean found = false;
                 for (JsonNode o : by) {
                     if (!o.isObject()) {
-                        throw PatchException.unknown("value for key " + by.indexOf(o) + " is not a map.");
+                        throw PatchException.badRequest("value for key " + by.indexOf(o) + " is not a map.");
                     }
                     JsonNode ok = o.get(mergeKey);
                     if (ok != null && JsonValues.sameValue(ok, key)) {
@@ -56,7 +56,7 @@ final class ElementOrder {
     /** The merge key value of a list item, failing as upstream does when it is not a map or lacks the key. */
     static JsonNode mergeKeyOf(JsonNode item, String mergeKey) {
         if (!item.isObject()) {
-            throw PatchException.unknown(
+            throw PatchException.badRequest(
                     "expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
         }
         JsonNode key = item.get(mergeKey);
@@ -67,7 +67,7 @@ final class ElementOrder {
     }
 
     static PatchException noMergeKey(JsonNode item, String mergeKey) {
-        return PatchException.unknown(
+        return PatchException.badRequest(
                 "map: " + JsonValues.go(item) + " does not contain declared merge key: " + mergeKey);
     }
 

@@ -17,7 +17,9 @@ import tools.jackson.databind.node.ObjectNode;
  * bad index, failed {@code test}, unknown {@code op}) is {@link PatchException.Kind#INVALID 422} with the
  * message {@value PatchException#REJECTED} and a {@link PatchException#detail() detail} in the words of
  * kube-apiserver's JSON patch library (e.g. {@code testing value /a failed: test failed}). More than
- * 10000 operations is also refused (kube-apiserver answers 413; reported here as 400).
+ * 10000 operations is 413, as kube-apiserver answers. The {@code copy} operations of one patch may add at most
+ * {@link PatchLimits#MAX_COPY_BYTES} together (kube's {@code AccumulatedCopySizeLimit}; 422 beyond), so that
+ * a few operations cannot double a document until memory runs out.
  *
  * <p>Where kube-apiserver's library is laxer than the RFC, this follows the RFC: an index must be canonical
  * ({@code 01} and negative indices are rejected), {@code add}/{@code replace}/{@code test} need a
@@ -52,12 +54,13 @@ public final class JsonPatch {
             }
         }
         if (patch.size() > MAX_OPERATIONS) {
-            throw PatchException.badRequest(
+            throw PatchException.tooLarge(
                     "The allowed maximum operations in a JSON patch is " + MAX_OPERATIONS + ", got " + patch.size());
         }
         JsonNode doc = target == null ? JsonValues.NODES.nullNode() : target.deepCopy();
+        long[] copied = {0}; // bytes the copy operations added so far
         for (JsonNode op : patch.values()) {
-            doc = applyOne(doc, op.isNull() ? JsonValues.object() : op);
+            doc = applyOne(doc, op.isNull() ? JsonValues.object() : op, copied);
         }
         return doc;
     }
@@ -81,7 +84,7 @@ public final class JsonPatch {
         return "bool";
     }
 
-    private static JsonNode applyOne(JsonNode doc, JsonNode op) {
+    private static JsonNode applyOne(JsonNode doc, JsonNode op, long[] copied) {
         JsonNode kindNode = op.get("op");
         String kind = kindNode != null && kindNode.isString() ? kindNode.stringValue() : "unknown";
         return switch (kind) {
@@ -89,7 +92,7 @@ public final class JsonPatch {
             case "remove" -> remove(doc, path(op, kind, "path"));
             case "replace" -> replace(doc, path(op, kind, "path"), value(op, kind));
             case "move" -> move(doc, path(op, kind, "from"), path(op, kind, "path"));
-            case "copy" -> copy(doc, path(op, kind, "from"), path(op, kind, "path"));
+            case "copy" -> copy(doc, path(op, kind, "from"), path(op, kind, "path"), copied);
             case "test" -> test(doc, path(op, kind, "path"), value(op, kind));
             default -> throw PatchException.invalid("Unexpected kind: " + kind);
         };
@@ -237,10 +240,17 @@ public final class JsonPatch {
         return add(doc, path, detached);
     }
 
-    private static JsonNode copy(JsonNode doc, Pointer from, Pointer path) {
+    private static JsonNode copy(JsonNode doc, Pointer from, Pointer path, long[] copied) {
         JsonNode value = find(doc, from);
         if (value == null) {
             throw PatchException.invalid("copy operation does not apply: doc is missing from path: " + from);
+        }
+        // Measured before copying, so the copy that would pass the limit is never made.
+        long limit = PatchLimits.MAX_COPY_BYTES;
+        copied[0] += PatchLimits.compactJsonLength(value, limit - copied[0], Integer.MAX_VALUE);
+        if (copied[0] > limit) {
+            throw PatchException.invalid("Unable to complete the copy, the accumulated size increase of copy is "
+                    + copied[0] + ", exceeding the limit " + limit);
         }
         return add(doc, path, value.deepCopy());
     }

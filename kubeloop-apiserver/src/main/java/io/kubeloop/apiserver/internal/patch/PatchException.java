@@ -16,11 +16,17 @@ import java.util.Objects;
  *       malformed ({@code $deleteFromPrimitiveList}, {@code $retainKeys}, {@code $setElementOrder}).</li>
  *   <li>{@link Kind#INVALID} (422, message {@value #REJECTED}): a JSON patch operation does not apply (missing
  *       path, failed {@code test}, bad index, unknown op), or a strategic merge patch has a list of lists.</li>
+ *   <li>{@link Kind#REQUEST_ENTITY_TOO_LARGE} (413): a JSON patch of more than 10,000 operations, and a patch
+ *       whose result is larger than a request body may be ({@link PatchLimits}).</li>
  *   <li>{@link Kind#UNSUPPORTED_MEDIA_TYPE} (415): strategic merge patch on a kind without a patch schema
  *       (custom resources).</li>
- *   <li>{@link Kind#UNKNOWN} (500, empty reason): any other strategic merge patch error, e.g. a list element
- *       without its merge key; kube-apiserver passes these through as plain errors, which become 500.</li>
  * </ul>
+ *
+ * <p>Where kube-apiserver answers 500: every other strategic merge patch error (an unknown {@code $patch}
+ * value, an item without its merge key, a {@code $setElementOrder} that is not a list or contradicts the
+ * patch) is a plain Go error there, which kube-apiserver turns into a 500 with an empty reason. Those are
+ * errors in the request, not in the server, so they are {@link Kind#BAD_REQUEST} (400) here, with kube's
+ * wording (issue 17: a hostile patch never gets a 500).
  */
 public final class PatchException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -32,8 +38,8 @@ public final class PatchException extends RuntimeException {
     public enum Kind {
         BAD_REQUEST(400, "BadRequest"),
         INVALID(422, "Invalid"),
-        UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType"),
-        UNKNOWN(500, "");
+        REQUEST_ENTITY_TOO_LARGE(413, "RequestEntityTooLarge"),
+        UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType");
 
         private final int code;
         private final String reason;
@@ -48,7 +54,7 @@ public final class PatchException extends RuntimeException {
             return code;
         }
 
-        /** The {@code Status.reason}; empty for {@link #UNKNOWN}, as kube-apiserver sends it. */
+        /** The {@code Status.reason}. */
         public String reason() {
             return reason;
         }
@@ -72,8 +78,10 @@ public final class PatchException extends RuntimeException {
         return new PatchException(Kind.INVALID, REJECTED, detail);
     }
 
-    static PatchException unknown(String message) {
-        return new PatchException(Kind.UNKNOWN, message, message);
+    /** A 413 with kube-apiserver's {@code NewRequestEntityTooLargeError} prefix. */
+    static PatchException tooLarge(String message) {
+        String m = "Request entity too large: " + message;
+        return new PatchException(Kind.REQUEST_ENTITY_TOO_LARGE, m, m);
     }
 
     static PatchException unsupportedMediaType(String message) {

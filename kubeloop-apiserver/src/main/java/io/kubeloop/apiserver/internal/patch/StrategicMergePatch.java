@@ -37,10 +37,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       (kube-apiserver drops them when it decodes into the typed object).</li>
  * </ul>
  *
- * <p>Errors follow kube-apiserver: malformed directives are 400, a list of lists is 422, a kind without
- * schema is 415, and the remaining engine errors (an item without its merge key, an unknown {@code $patch}
- * value, a {@code $setElementOrder} that contradicts the patch) are 500 with an empty reason, which is what
- * kube-apiserver answers for them.
+ * <p>Errors: malformed directives are 400, a list of lists is 422, a kind without schema is 415, as
+ * kube-apiserver answers; the remaining engine errors (an item without its merge key, an unknown
+ * {@code $patch} value, a {@code $setElementOrder} that is not a list or contradicts the patch) carry
+ * kube's wording but are 400 where kube-apiserver answers 500 (see {@link PatchException}).
  *
  * <p>Neither argument is modified; the result shares no node with them.
  */
@@ -129,7 +129,7 @@ public final class StrategicMergePatch {
             if (isString(directive, DELETE)) {
                 return JsonValues.object();
             }
-            throw PatchException.unknown(
+            throw PatchException.badRequest(
                     "unknown patch type: " + JsonValues.go(directive) + " in map: " + goMap(patch));
         }
 
@@ -284,7 +284,7 @@ public final class StrategicMergePatch {
             }
             JsonNode order = patch.remove(directiveKey);
             if (!order.isArray()) {
-                throw PatchException.unknown(
+                throw PatchException.badRequest(
                         "expected a []interface {}, but received a " + JsonValues.goTypeName(order));
             }
             String key = extractKey(directiveKey, SET_ELEMENT_ORDER);
@@ -293,11 +293,11 @@ public final class StrategicMergePatch {
             boolean foundPatch = patch.containsKey(key);
             JsonNode patchList = patch.get(key);
             if (foundOriginal && !originalList.isArray()) {
-                throw PatchException.unknown(
+                throw PatchException.badRequest(
                         "expected a []interface {}, but received a " + JsonValues.goTypeName(originalList));
             }
             if (foundPatch && !patchList.isArray()) {
-                throw PatchException.unknown(
+                throw PatchException.badRequest(
                         "expected a []interface {}, but received a " + JsonValues.goTypeName(patchList));
             }
             FieldMeta meta = type.field(key);
@@ -405,7 +405,7 @@ public final class StrategicMergePatch {
         for (JsonNode item : patchItems) {
             if (mergeKey != null) {
                 if (!item.isObject()) {
-                    throw PatchException.unknown(
+                    throw PatchException.badRequest(
                             "expected a map[string]interface {}, but received a " + JsonValues.goTypeName(item));
                 }
                 if (isString(item.get(DIRECTIVE), DELETE)) {
@@ -432,7 +432,7 @@ public final class StrategicMergePatch {
             o++;
         }
         if (p < nonDelete.size() && o >= order.size()) {
-            throw PatchException.unknown("the order in patch list:\n" + JsonValues.go(toArray(patchItems))
+            throw PatchException.badRequest("the order in patch list:\n" + JsonValues.go(toArray(patchItems))
                     + "\n doesn't match " + SET_ELEMENT_ORDER + " list:\n" + JsonValues.go(toArray(order)));
         }
     }
@@ -492,7 +492,7 @@ public final class StrategicMergePatch {
             mergeKey = null;
         } else {
             if (mergeKey == null) {
-                throw PatchException.unknown("cannot merge lists without merge key for " + elementType.name());
+                throw PatchException.badRequest("cannot merge lists without merge key for " + elementType.name());
             }
             // mergeSliceWithSpecialElements
             List<JsonNode> plain = new ArrayList<>();
@@ -510,7 +510,7 @@ public final class StrategicMergePatch {
                     for (int i = server.size() - 1; i >= 0; i--) {
                         JsonNode item = server.get(i);
                         if (!item.isObject()) {
-                            throw PatchException.unknown("value for key " + i + " is not a map.");
+                            throw PatchException.badRequest("value for key " + i + " is not a map.");
                         }
                         JsonNode k = item.get(mergeKey);
                         if (k != null && JsonValues.sameValue(k, value)) {
@@ -520,9 +520,9 @@ public final class StrategicMergePatch {
                 } else if (isString(directive, REPLACE)) {
                     replace = true;
                 } else if (isString(directive, MERGE)) {
-                    throw PatchException.unknown("merging lists cannot yet be specified in the patch");
+                    throw PatchException.badRequest("merging lists cannot yet be specified in the patch");
                 } else {
-                    throw PatchException.unknown(
+                    throw PatchException.badRequest(
                             "unknown patch type: " + JsonValues.go(directive) + " in map: " + JsonValues.go(v));
                 }
             }
@@ -548,7 +548,7 @@ public final class StrategicMergePatch {
                 for (int i = 0; i < merged.size(); i++) {
                     JsonNode item = merged.get(i);
                     if (!item.isObject()) {
-                        throw PatchException.unknown("value for key " + i + " is not a map.");
+                        throw PatchException.badRequest("value for key " + i + " is not a map.");
                     }
                     JsonNode k = item.get(mergeKey);
                     if (k != null && JsonValues.sameValue(k, value)) {
@@ -588,13 +588,13 @@ public final class StrategicMergePatch {
                                 "lists of lists are not supported");
                     }
                 } else if (!JsonValues.sameGoType(first, v)) {
-                    throw PatchException.unknown("list element types are not identical: " + JsonValues.go(toArray(a))
+                    throw PatchException.badRequest("list element types are not identical: " + JsonValues.go(toArray(a))
                             + " " + JsonValues.go(toArray(b)));
                 }
             }
         }
         if (first == null) {
-            throw PatchException.unknown("no elements in any of the given slices");
+            throw PatchException.badRequest("no elements in any of the given slices");
         }
         return first.isObject();
     }

@@ -303,7 +303,46 @@ class JsonPatchTest {
             sb.append(i == 0 ? "" : ",").append("{\"op\":\"test\",\"path\":\"\",\"value\":{}}");
         }
         PatchException e = failure("{}", sb.append(']').toString());
-        assertThat(e.getMessage()).isEqualTo("The allowed maximum operations in a JSON patch is 10000, got 10001");
+        assertThat(e.code()).isEqualTo(413);
+        assertThat(e.reason()).isEqualTo("RequestEntityTooLarge");
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001");
+    }
+
+    @Test
+    void copiesThatDoubleADocumentStopAtTheAccumulatedCopyLimit() {
+        // CVE-2019-1002100: one add of 1 KiB, then copies doubling the same map; unbounded this reaches gigabytes.
+        StringBuilder sb = new StringBuilder("[{\"op\":\"add\",\"path\":\"/a\",\"value\":{\"x\":\"")
+                .append("y".repeat(1024))
+                .append("\"}}");
+        for (int i = 0; i < 40; i++) {
+            sb.append(",{\"op\":\"copy\",\"from\":\"/a\",\"path\":\"/a/")
+                    .append(i)
+                    .append("\"}");
+        }
+        PatchException e = failure("{}", sb.append(']').toString());
+        assertThat(e.code()).isEqualTo(422);
+        assertThat(e.getMessage()).isEqualTo(PatchException.REJECTED);
+        assertThat(e.detail())
+                .startsWith("Unable to complete the copy, the accumulated size increase of copy is ")
+                .endsWith(", exceeding the limit 3145728");
+    }
+
+    @Test
+    void copiesUpToTheLimitApply() {
+        // 3 copies of a value of 1 MiB minus a little: just under the 3 MiB copy limit.
+        String big = "z".repeat(1024 * 1024 - 10);
+        JsonNode result = JsonPatch.apply(
+                json("{a:'" + big + "'}"),
+                json(
+                        "[{op:'copy',from:'/a',path:'/b'},{op:'copy',from:'/a',path:'/c'},{op:'copy',from:'/a',path:'/d'}]"));
+        assertThat(result.get("d").stringValue()).hasSize(big.length());
+        PatchException e = failure(
+                "{a:'" + big + "'}",
+                "[{op:'copy',from:'/a',path:'/b'},{op:'copy',from:'/a',path:'/c'},"
+                        + "{op:'copy',from:'/a',path:'/d'},{op:'copy',from:'/a',path:'/e'}]");
+        assertThat(e.detail()).contains("accumulated size increase of copy is 4194272");
     }
 
     @Test
