@@ -325,6 +325,9 @@ public final class ResourceClient<T extends HasMetadata> {
      *
      * <ul>
      *   <li>ADDED, MODIFIED, DELETED: {@link WatchEvent.Change} with the object as {@code T};</li>
+     *   <li>an object that does not decode to {@code T}: the watch fails naming it, or, with
+     *       {@link #withUndecodableObjects withUndecodableObjects(SKIP)}, a {@link WatchEvent.Undecodable} in its
+     *       place;</li>
      *   <li>BOOKMARK: {@link WatchEvent.Bookmark} with its resourceVersion and initial-events-end mark;</li>
      *   <li>ERROR: never an event here. It ends the watch, and {@code next()} (and iteration) throws
      *       {@code KubernetesApiException.fromWatchError(status, "GET", path)} — an {@code ExpiredException}
