@@ -3,6 +3,8 @@ package io.kubeloop.informer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.codec.UndecodableObject;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.informer.cache.CacheMutationException;
@@ -104,6 +106,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
     private final MeterRegistry meterRegistry;
     private final boolean coalesceUpdates;
     private final UnaryOperator<Reflector.Builder<T>> reflectorOptions;
+    private final UndecodableObjects undecodableObjects;
     private final Duration defaultHandlerResync;
     private final SharedProcessor<T> processor;
     private final InformerMetrics metrics;
@@ -155,6 +158,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         this.meterRegistry = b.meterRegistry;
         this.coalesceUpdates = b.coalesceUpdates;
         this.reflectorOptions = b.reflectorOptions;
+        this.undecodableObjects = b.undecodableObjects;
         this.defaultHandlerResync = b.resyncPeriod;
         this.resyncCheckPeriod = b.resyncPeriod;
         this.transform = b.transform;
@@ -415,6 +419,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             rb.clock(clock);
             rb.resyncPeriod(resyncCheckPeriod);
             rb.shouldResync(this::shouldResync);
+            rb.undecodableObjects(undecodableObjects);
             rb.threadFactory(body -> newThread("reflector-resync", body));
             if (meterRegistry != null) {
                 rb.meterRegistry(meterRegistry);
@@ -577,7 +582,10 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         return rv == null ? "" : rv;
     }
 
-    /** The informer's condition now: listing, watching, backing off (with the last error), synced, stopped. */
+    /**
+     * The informer's condition now: listing, watching, backing off (with the last error), synced, stopped, and the
+     * objects it could not decode to its Java type (and does not cache).
+     */
     public InformerHealth health() {
         boolean synced = hasSynced();
         Reflector<T> r = reflector;
@@ -589,6 +597,11 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             return new InformerHealth(name, InformerHealth.State.NOT_STARTED, createdAt, null, 0, synced, syncedAt);
         }
         ReflectorStatus s = r.status();
+        int undecodableCount = r.undecodableCount();
+        List<UndecodableObject> undecodable = undecodableCount == 0 ? List.of() : r.undecodableObjects();
+        if (undecodable.size() > InformerHealth.UNDECODABLE_SHOWN) {
+            undecodable = undecodable.subList(0, InformerHealth.UNDECODABLE_SHOWN);
+        }
         String died = reflectorDied;
         if (died != null) {
             return new InformerHealth(
@@ -598,7 +611,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                     "reflector ended: " + died,
                     s.consecutiveFailures(),
                     synced,
-                    syncedAt);
+                    syncedAt,
+                    undecodableCount,
+                    undecodable);
         }
         InformerHealth.State state =
                 switch (s.phase()) {
@@ -608,7 +623,16 @@ public final class SharedIndexInformer<T extends HasMetadata> {
                     case BACKING_OFF -> InformerHealth.State.BACKING_OFF;
                     case STOPPED -> InformerHealth.State.STOPPED;
                 };
-        return new InformerHealth(name, state, s.since(), s.lastError(), s.consecutiveFailures(), synced, syncedAt);
+        return new InformerHealth(
+                name,
+                state,
+                s.since(),
+                s.lastError(),
+                s.consecutiveFailures(),
+                synced,
+                syncedAt,
+                undecodableCount,
+                undecodable);
     }
 
     // ---- the process loop ---------------------------------------------------------------------------------------
@@ -875,6 +899,7 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
         private UnaryOperator<Reflector.Builder<T>> reflectorOptions = UnaryOperator.identity();
+        private UndecodableObjects undecodableObjects = UndecodableObjects.SKIP;
 
         private Builder(ListerWatcher<T> listerWatcher, Class<T> type) {
             this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
@@ -970,10 +995,27 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         /**
          * Reflector options: page size, backoff, streaming list, minimum watch timeout. The informer then sets the
          * reflector's name, clock, resync period and check, thread factory, meter registry and watch error handler
-         * itself, overriding those.
+         * itself, overriding those, and its {@link #undecodableObjects policy for undecodable objects}.
          */
         public Builder<T> reflector(UnaryOperator<Reflector.Builder<T>> options) {
             this.reflectorOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * What to do with an object of the server that does not decode to the informer's Java type (a custom
+         * resource whose schema moved on, a field the class declares with another type).
+         * {@link UndecodableObjects#SKIP} (the default): the object is left out of the cache, logged once at WARN with
+         * its namespace/name, resourceVersion and the decoding error, counted in {@code reflector_decode_errors_total}
+         * and shown in {@link #health()}; every other object keeps flowing, and the object enters the cache as
+         * usual once it changes to something that decodes. A cached object that changes into something undecodable
+         * is dropped from the cache, and handlers get {@code onDelete} with its last cached state and
+         * {@code finalStateUnknown} true. {@link UndecodableObjects#FAIL}: the list or watch fails, and the informer
+         * backs off and relists until the object changes or is deleted — client-go's behaviour, for those who
+         * would rather have no cache than an incomplete one.
+         */
+        public Builder<T> undecodableObjects(UndecodableObjects policy) {
+            this.undecodableObjects = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

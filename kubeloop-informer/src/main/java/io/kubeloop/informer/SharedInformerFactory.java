@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.clock.Clock;
@@ -67,6 +68,7 @@ public final class SharedInformerFactory {
     private final MeterRegistry meterRegistry;
     private final ThreadFactory threadFactory;
     private final boolean coalesceUpdates;
+    private final UndecodableObjects undecodableObjects;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@code lock}, in creation order. */
@@ -86,6 +88,7 @@ public final class SharedInformerFactory {
         this.customResync = Map.copyOf(b.customResync);
         this.transform = b.transform;
         this.decoding = b.decoding;
+        this.undecodableObjects = b.undecodableObjects;
         this.clock = b.clock != null ? b.clock : b.client.clock();
         this.meterRegistry = b.meterRegistry;
         this.threadFactory = b.threadFactory;
@@ -168,7 +171,8 @@ public final class SharedInformerFactory {
                     .resyncPeriod(customResync.getOrDefault(type, defaultResync))
                     .clock(clock)
                     .threadFactory(threadFactory)
-                    .coalesceUpdates(coalesceUpdates);
+                    .coalesceUpdates(coalesceUpdates)
+                    .undecodableObjects(undecodableObjects);
             if (meterRegistry != null) {
                 b.meterRegistry(meterRegistry);
             }
@@ -343,6 +347,7 @@ public final class SharedInformerFactory {
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory = Thread.ofVirtual().factory();
         private boolean coalesceUpdates = true;
+        private UndecodableObjects undecodableObjects = UndecodableObjects.SKIP;
 
         private Builder(KubernetesClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -430,6 +435,17 @@ public final class SharedInformerFactory {
          */
         public Builder coalesceUpdates(boolean coalesceUpdates) {
             this.coalesceUpdates = coalesceUpdates;
+            return this;
+        }
+
+        /**
+         * What every informer does with an object that does not decode to its Java type (default
+         * {@link UndecodableObjects#SKIP}: left out of the cache, logged, counted and shown in {@code health()}, the
+         * others served; {@link UndecodableObjects#FAIL}: no cache until it changes, client-go's behaviour). See
+         * {@link SharedIndexInformer.Builder#undecodableObjects}.
+         */
+        public Builder undecodableObjects(UndecodableObjects policy) {
+            this.undecodableObjects = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

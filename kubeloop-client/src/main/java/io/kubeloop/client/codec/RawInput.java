@@ -1,5 +1,6 @@
 package io.kubeloop.client.codec;
 
+import io.kubeloop.client.internal.ItemInput;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,11 +19,12 @@ import tools.jackson.core.io.InputDecorator;
  * <p>Invariant: the bytes at stream offsets {@code [start, read)} are kept, where {@code start} is at most
  * {@code read} minus the largest read request so far (the parser's buffer, which a value the parser is on starts
  * in) and, while a capture is pinned, at most the pinned offset. So a value that starts inside the parser's buffer
- * can always be copied whole, however many reads its end takes.
+ * can always be copied whole, however many reads its end takes. Likewise, while an item is marked
+ * ({@link ItemInput}), at most the marked offset: an item that fails to bind can be read again from its bytes.
  *
  * <p>Not thread-safe: it belongs to one parser.
  */
-final class RawInput extends InputStream {
+final class RawInput extends InputStream implements ItemInput {
 
     /** Wraps each input of a Jackson factory (streams and arrays; readers are left alone). */
     static final InputDecorator DECORATOR = new Decorator();
@@ -43,6 +45,8 @@ final class RawInput extends InputStream {
     private int window = 8192;
     /** The stream offset that must stay kept during a capture, or -1. */
     private long pinned = -1;
+    /** The stream offset of the item being decoded, kept until {@link #unmarkItem}; or -1. */
+    private long itemMark = -1;
 
     private RawInput(InputStream in) {
         this.in = in;
@@ -92,6 +96,30 @@ final class RawInput extends InputStream {
     }
 
     @Override
+    public boolean markItem(long from, byte expected) {
+        if (from < start || from >= read || kept[(int) (from - shift)] != expected) {
+            itemMark = -1;
+            return false;
+        }
+        itemMark = from;
+        return true;
+    }
+
+    @Override
+    public void unmarkItem() {
+        itemMark = -1;
+    }
+
+    @Override
+    public byte[] markedItem(long to, byte last) {
+        long from = itemMark;
+        if (from < start || to <= from || to > read || kept[(int) (to - 1 - shift)] != last) {
+            return null;
+        }
+        return java.util.Arrays.copyOfRange(kept, (int) (from - shift), (int) (to - shift));
+    }
+
+    @Override
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) {
@@ -128,6 +156,9 @@ final class RawInput extends InputStream {
             long from = Math.max(start, read + n - window);
             if (pinned >= 0) {
                 from = Math.min(from, pinned);
+            }
+            if (itemMark >= 0) {
+                from = Math.min(from, itemMark);
             }
             int keep = (int) (read - from);
             byte[] to = keep + n > kept.length ? new byte[Math.max(2 * kept.length, keep + n + window)] : kept;

@@ -4,9 +4,13 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListMeta;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.client.codec.UndecodableObject;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.client.errors.ExpiredException;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.errors.NotFoundException;
+import io.kubeloop.client.internal.ItemDecoder;
+import io.kubeloop.client.internal.JacksonMessages;
 import io.kubeloop.client.transport.HttpTransport;
 import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
@@ -66,8 +70,10 @@ public final class ResourceClient<T extends HasMetadata> {
     private final Duration watchIdleTimeout;
     /** How objects read from the server are decoded (lists, watches, get and the answers to writes). */
     private final Decoding decoding;
-    /** Binds one item or the list metadata in the middle of a stream, where more tokens follow by design. */
-    private final ObjectReader itemReader;
+    /** Binds one list item in the middle of a stream, where more tokens follow by design; a bad one costs itself. */
+    private final ItemDecoder<T> items;
+    /** What a list or watch does with an object that does not decode to T. */
+    private final UndecodableObjects undecodable;
 
     private static final ObjectReader LIST_META_READER = Decoding.standard()
             .mapper()
@@ -81,7 +87,15 @@ public final class ResourceClient<T extends HasMetadata> {
             String namespace,
             boolean dryRun,
             Duration watchIdleTimeout) {
-        this(transport, type, javaType, namespace, dryRun, watchIdleTimeout, Decoding.standard());
+        this(
+                transport,
+                type,
+                javaType,
+                namespace,
+                dryRun,
+                watchIdleTimeout,
+                Decoding.standard(),
+                UndecodableObjects.FAIL);
     }
 
     private ResourceClient(
@@ -91,15 +105,17 @@ public final class ResourceClient<T extends HasMetadata> {
             String namespace,
             boolean dryRun,
             Duration watchIdleTimeout,
-            Decoding decoding) {
+            Decoding decoding,
+            UndecodableObjects undecodable) {
         this.decoding = decoding;
+        this.undecodable = undecodable;
         this.transport = transport;
         this.type = type;
         this.javaType = javaType;
         this.namespace = type.namespaced() ? namespace : null;
         this.dryRun = dryRun;
         this.watchIdleTimeout = watchIdleTimeout;
-        this.itemReader = decoding.mapper().readerFor(javaType).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.items = new ItemDecoder<>(decoding.mapper(), javaType);
     }
 
     /**
@@ -126,17 +142,19 @@ public final class ResourceClient<T extends HasMetadata> {
                 ListOptions.requireText(namespace, "namespace"),
                 dryRun,
                 watchIdleTimeout,
-                decoding);
+                decoding,
+                undecodable);
     }
 
     /** The same client across all namespaces: list and deleteCollection see every namespace. */
     public ResourceClient<T> inAnyNamespace() {
-        return new ResourceClient<>(transport, type, javaType, null, dryRun, watchIdleTimeout, decoding);
+        return new ResourceClient<>(transport, type, javaType, null, dryRun, watchIdleTimeout, decoding, undecodable);
     }
 
     /** The same client whose writes are sent with {@code dryRun=All}: validated and answered, never stored. */
     public ResourceClient<T> dryRun() {
-        return new ResourceClient<>(transport, type, javaType, namespace, true, watchIdleTimeout, decoding);
+        return new ResourceClient<>(
+                transport, type, javaType, namespace, true, watchIdleTimeout, decoding, undecodable);
     }
 
     /**
@@ -148,7 +166,7 @@ public final class ResourceClient<T extends HasMetadata> {
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("watch idle timeout must be positive, was " + idleTimeout);
         }
-        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, idleTimeout, decoding);
+        return new ResourceClient<>(transport, type, javaType, namespace, dryRun, idleTimeout, decoding, undecodable);
     }
 
     /**
@@ -164,12 +182,39 @@ public final class ResourceClient<T extends HasMetadata> {
                 namespace,
                 dryRun,
                 watchIdleTimeout,
-                Objects.requireNonNull(decoding, "decoding"));
+                Objects.requireNonNull(decoding, "decoding"),
+                undecodable);
     }
 
     /** How this client decodes what it reads. */
     public Decoding decoding() {
         return decoding;
+    }
+
+    /**
+     * The same client doing {@code policy} with an object of a list or watch that does not decode to its Java type
+     * (a custom resource whose schema moved on, a field the class declares with another type):
+     * {@link UndecodableObjects#FAIL} (the default) fails the whole list or watch with an error naming the object;
+     * {@link UndecodableObjects#SKIP} leaves it out of {@link ListPage#items()} and reports it in
+     * {@link ListPage#undecodable()}, and hands a watch's event for it as a {@link WatchEvent.Undecodable}. Only the
+     * object's namespace, name, resourceVersion, uid and the decoding error are reported, never its content.
+     * {@link #get} and the answers to writes are single objects: they always fail.
+     */
+    public ResourceClient<T> withUndecodableObjects(UndecodableObjects policy) {
+        return new ResourceClient<>(
+                transport,
+                type,
+                javaType,
+                namespace,
+                dryRun,
+                watchIdleTimeout,
+                decoding,
+                Objects.requireNonNull(policy, "policy"));
+    }
+
+    /** What a list or watch of this client does with an object that does not decode. */
+    public UndecodableObjects undecodableObjects() {
+        return undecodable;
     }
 
     /** How long a watch of this client may receive no bytes. */
@@ -230,6 +275,7 @@ public final class ResourceClient<T extends HasMetadata> {
             throw new IllegalArgumentException("pageSize must be > 0: " + pageSize);
         }
         List<T> items = new ArrayList<>();
+        List<UndecodableObject> skipped = new ArrayList<>();
         ListOptions page = options.withPage(pageSize, options.continueToken());
         String resourceVersion = null;
         // Bounded by the server: each page advances the continue token; a server that repeats one is a bug
@@ -244,14 +290,15 @@ public final class ResourceClient<T extends HasMetadata> {
                     throw e;
                 }
                 ListPage<T> full = list(options.withPage(0, null));
-                return new ListPage<>(full.items(), full.resourceVersion(), null, null);
+                return new ListPage<>(full.items(), full.resourceVersion(), null, null, full.undecodable());
             }
             items.addAll(result.items());
+            skipped.addAll(result.undecodable());
             if (resourceVersion == null) {
                 resourceVersion = result.resourceVersion();
             }
             if (!result.hasMore()) {
-                return new ListPage<>(items, resourceVersion, null, null);
+                return new ListPage<>(items, resourceVersion, null, null, skipped);
             }
             if (result.continueToken().equals(previousToken)) {
                 throw new IllegalStateException(
@@ -278,6 +325,9 @@ public final class ResourceClient<T extends HasMetadata> {
      *
      * <ul>
      *   <li>ADDED, MODIFIED, DELETED: {@link WatchEvent.Change} with the object as {@code T};</li>
+     *   <li>an object that does not decode to {@code T}: the watch fails naming it, or, with
+     *       {@link #withUndecodableObjects withUndecodableObjects(SKIP)}, a {@link WatchEvent.Undecodable} in its
+     *       place;</li>
      *   <li>BOOKMARK: {@link WatchEvent.Bookmark} with its resourceVersion and initial-events-end mark;</li>
      *   <li>ERROR: never an event here. It ends the watch, and {@code next()} (and iteration) throws
      *       {@code KubernetesApiException.fromWatchError(status, "GET", path)} — an {@code ExpiredException}
@@ -301,6 +351,7 @@ public final class ResourceClient<T extends HasMetadata> {
                 .idleTimeout(watchIdleTimeout)
                 .clock(transport.clock())
                 .description(description)
+                .undecodableObjects(undecodable)
                 .errorEvents(status -> KubernetesApiException.fromWatchError(status, "GET", path));
         try {
             return watch.start();
@@ -646,7 +697,8 @@ public final class ResourceClient<T extends HasMetadata> {
      * a list carry no apiVersion and kind on the wire; {@link #complete} sets them.
      */
     private ListPage<T> readList(InputStream in) throws IOException {
-        List<T> items = new ArrayList<>();
+        List<T> decoded = new ArrayList<>();
+        List<UndecodableObject> skipped = List.of();
         ListMeta meta = null;
         try (JsonParser p = decoding.mapper().createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -659,24 +711,36 @@ public final class ResourceClient<T extends HasMetadata> {
                     meta = LIST_META_READER.readValue(p);
                 } else if (field.equals("items") && value == JsonToken.START_ARRAY) {
                     while (p.nextToken() == JsonToken.START_OBJECT) {
-                        items.add(complete(itemReader.readValue(p)));
+                        try {
+                            decoded.add(complete(items.read(p)));
+                        } catch (ItemDecoder.Undecodable e) {
+                            if (undecodable == UndecodableObjects.FAIL) {
+                                throw new IOException("a " + type.listKind() + " item " + e.getMessage()
+                                        + " (a client withUndecodableObjects(SKIP) lists the others)");
+                            }
+                            if (skipped.isEmpty()) {
+                                skipped = new ArrayList<>();
+                            }
+                            skipped.add(e.object());
+                        }
                     }
                 } else {
                     p.skipChildren();
                 }
             }
         } catch (JacksonException e) {
-            throw new IOException("not a " + type.listKind() + ": " + e.getOriginalMessage(), e);
+            throw new IOException("not a " + type.listKind() + ": " + JacksonMessages.describe(e), e);
         }
         if (meta == null) {
-            return new ListPage<>(items, null, null, null);
+            return new ListPage<>(decoded, null, null, null, skipped);
         }
         String token = meta.getContinue();
         return new ListPage<>(
-                items,
+                decoded,
                 meta.getResourceVersion(),
                 token == null || token.isEmpty() ? null : token,
-                meta.getRemainingItemCount());
+                meta.getRemainingItemCount(),
+                skipped);
     }
 
     private T complete(T object) {

@@ -2,6 +2,7 @@ package io.kubeloop.client.watch;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.clock.Clock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,7 +113,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         this.description = b.description;
         this.errorEvents = b.errorEvents;
         this.body = new IdleTrackingInputStream(b.body, b.clock);
-        this.decoder = new WatchEventDecoder<>(body, b.type, b.mapper, b.description + ": ");
+        this.decoder = new WatchEventDecoder<>(body, b.type, b.mapper, b.description + ": ", b.undecodable);
         ThreadFactory threads = b.threadFactory != null
                 ? b.threadFactory
                 : Thread.ofVirtual()
@@ -379,6 +380,7 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
         private ThreadFactory threadFactory;
         private String description = "watch";
         private Function<Status, ? extends RuntimeException> errorEvents;
+        private UndecodableObjects undecodable = UndecodableObjects.FAIL;
 
         private Builder(InputStream body, Class<T> type) {
             this.body = Objects.requireNonNull(body, "body");
@@ -436,6 +438,16 @@ public final class Watch<T> implements Iterable<WatchEvent<T>>, AutoCloseable {
          */
         public Builder<T> errorEvents(Function<Status, ? extends RuntimeException> toFailure) {
             this.errorEvents = Objects.requireNonNull(toFailure, "toFailure");
+            return this;
+        }
+
+        /**
+         * What to do with an event whose object does not decode to the watch's type: {@link UndecodableObjects#FAIL}
+         * (the default) fails the watch with a {@link WatchDecodeException} naming the object;
+         * {@link UndecodableObjects#SKIP} delivers a {@link WatchEvent.Undecodable} in its place and carries on.
+         */
+        public Builder<T> undecodableObjects(UndecodableObjects policy) {
+            this.undecodable = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

@@ -2,6 +2,9 @@ package io.kubeloop.client.watch;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.kubeloop.client.codec.Decoding;
+import io.kubeloop.client.codec.UndecodableObjects;
+import io.kubeloop.client.internal.ItemDecoder;
+import io.kubeloop.client.internal.JacksonMessages;
 import io.kubeloop.model.WatchEventType;
 import java.io.InputStream;
 import java.util.Objects;
@@ -24,8 +27,13 @@ import tools.jackson.databind.ObjectReader;
  * <p>{@link #next()} returns {@code null} at a clean end of the stream (between two events). Anything else is a
  * {@link WatchDecodeException} naming what was wrong, the event number and the byte offset: a stream cut inside
  * an event, malformed JSON, an event without {@code type} or {@code object}, a type other than the five of
- * Kubernetes, an object that does not decode to the requested type. A failure of the stream itself is a
- * {@link WatchException} with the {@code IOException} as its cause. After a failure the decoder is unusable.
+ * Kubernetes, an object that does not decode to the requested type (its message names the object's
+ * namespace/name and resourceVersion). A failure of the stream itself is a {@link WatchException} with the
+ * {@code IOException} as its cause. After a failure the decoder is unusable.
+ *
+ * <p>A decoder that {@linkplain UndecodableObjects#SKIP skips undecodable objects} returns a
+ * {@link WatchEvent.Undecodable} for an event whose object does not decode, and carries on with the next event: the
+ * object is decoded on the one streaming parse, and only when it fails are its bytes read again, for its metadata.
  *
  * <p>The parser is created on the first {@code next()} (creating it reads the first bytes), so constructing a
  * decoder never blocks. Not thread-safe: one reader at a time. The decoder does not close the stream.
@@ -44,7 +52,9 @@ public final class WatchEventDecoder<T> {
      * Readers of one value from the shared parser; trailing tokens are the rest of the stream, not an error
      * (Jackson 3 fails on them by default).
      */
-    private final ObjectReader objects;
+    private final ItemDecoder<T> objects;
+
+    private final UndecodableObjects undecodable;
 
     private final ObjectReader statuses;
     private final ObjectReader trees;
@@ -59,24 +69,35 @@ public final class WatchEventDecoder<T> {
 
     private WatchException failure;
 
-    WatchEventDecoder(InputStream body, Class<T> type, ObjectMapper mapper, String context) {
+    WatchEventDecoder(
+            InputStream body, Class<T> type, ObjectMapper mapper, String context, UndecodableObjects undecodable) {
         this.body = Objects.requireNonNull(body, "body");
         this.type = Objects.requireNonNull(type, "type");
         this.mapper = Objects.requireNonNull(mapper, "mapper");
         this.context = context;
-        this.objects = JacksonMessages.valueReader(mapper, type);
+        this.objects = new ItemDecoder<>(mapper, type);
+        this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
         this.statuses = JacksonMessages.valueReader(mapper, Status.class);
         this.trees = JacksonMessages.valueReader(mapper, JsonNode.class);
     }
 
     /** A decoder of {@code body} to {@code type}, with a mapper that ignores unknown properties. */
     public static <T> WatchEventDecoder<T> of(InputStream body, Class<T> type) {
-        return new WatchEventDecoder<>(body, type, Decoding.standard().mapper(), "");
+        return new WatchEventDecoder<>(body, type, Decoding.standard().mapper(), "", UndecodableObjects.FAIL);
     }
 
     /** A decoder of {@code body} to {@code type} with the given mapper. */
     public static <T> WatchEventDecoder<T> of(InputStream body, Class<T> type, ObjectMapper mapper) {
-        return new WatchEventDecoder<>(body, type, mapper, "");
+        return new WatchEventDecoder<>(body, type, mapper, "", UndecodableObjects.FAIL);
+    }
+
+    /**
+     * A decoder of {@code body} to {@code type} with the given mapper, doing {@code undecodable} with an object that
+     * does not decode ({@link UndecodableObjects#SKIP}: a {@link WatchEvent.Undecodable} in its place).
+     */
+    public static <T> WatchEventDecoder<T> of(
+            InputStream body, Class<T> type, ObjectMapper mapper, UndecodableObjects undecodable) {
+        return new WatchEventDecoder<>(body, type, mapper, "", undecodable);
     }
 
     /**
@@ -199,7 +220,13 @@ public final class WatchEventDecoder<T> {
     /** Decodes the object whose START_OBJECT is the current token. */
     private WatchEvent<T> decode(WatchEventType eventType) {
         return switch (eventType) {
-            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, objects.<T>readValue(parser));
+            case ADDED, MODIFIED, DELETED -> {
+                try {
+                    yield new WatchEvent.Change<>(eventType, objects.read(parser));
+                } catch (ItemDecoder.Undecodable e) {
+                    yield undecodable(eventType, e);
+                }
+            }
             case BOOKMARK -> bookmark(trees.<JsonNode>readValue(parser));
             case ERROR -> new WatchEvent.Error<>(statuses.<Status>readValue(parser));
         };
@@ -207,10 +234,24 @@ public final class WatchEventDecoder<T> {
 
     private WatchEvent<T> fromTree(WatchEventType eventType, JsonNode object) {
         return switch (eventType) {
-            case ADDED, MODIFIED, DELETED -> new WatchEvent.Change<>(eventType, objects.<T>readValue(object));
+            case ADDED, MODIFIED, DELETED -> {
+                try {
+                    yield new WatchEvent.Change<>(eventType, objects.read(object));
+                } catch (ItemDecoder.Undecodable e) {
+                    yield undecodable(eventType, e);
+                }
+            }
             case BOOKMARK -> bookmark(object);
             case ERROR -> new WatchEvent.Error<>(statuses.<Status>readValue(object));
         };
+    }
+
+    /** The event in place of an object that did not decode, or the decoder's failure. */
+    private WatchEvent<T> undecodable(WatchEventType eventType, ItemDecoder.Undecodable e) {
+        if (undecodable == UndecodableObjects.SKIP) {
+            return new WatchEvent.Undecodable<>(eventType, e.object());
+        }
+        throw fail("the " + eventType + " object " + e.getMessage(), null);
     }
 
     /** A bookmark's object is the watched kind with only metadata.resourceVersion (and maybe annotations). */

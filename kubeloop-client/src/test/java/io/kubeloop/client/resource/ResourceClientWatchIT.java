@@ -126,6 +126,7 @@ class ResourceClientWatchIT {
                     case WatchEvent.Change<Pod> c -> changes.add(c);
                     case WatchEvent.Bookmark<Pod> b -> bookmarks.add(b);
                     case WatchEvent.Error<Pod> e -> throw new AssertionError("ERROR is never an event here: " + e);
+                    case WatchEvent.Undecodable<Pod> u -> throw new AssertionError("every pod decodes: " + u);
                 }
             }
             assertThat(changes)

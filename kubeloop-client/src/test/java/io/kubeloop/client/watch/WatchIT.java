@@ -70,6 +70,7 @@ class WatchIT {
                         bookmarkAfterLastChange = changes.size() == 3;
                     }
                     case WatchEvent.Error<Pod> e -> throw new AssertionError("unexpected " + e);
+                    case WatchEvent.Undecodable<Pod> u -> throw new AssertionError("unexpected " + u);
                 }
             }
             assertThat(changes)

@@ -229,6 +229,46 @@ public final class DeltaFIFO<T> implements ReflectorStore<T> {
     }
 
     /**
+     * The object {@code namespace}/{@code name} changed into (or was deleted in) a state that does not decode: enqueues
+     * a {@code DELETED(DeletedFinalStateUnknown)} tombstone carrying its newest queued state or else the known object,
+     * as {@link #replace} does for an object missing from a list; nothing when the key is neither queued nor known.
+     * The key is {@code namespace/name} ({@code name} when the namespace is empty), the form of
+     * {@code Keys.META_NAMESPACE} and {@code Keys.DELETION_HANDLING}.
+     */
+    @Override
+    public void removeUndecodable(String objectNamespace, String objectName) {
+        Objects.requireNonNull(objectName, "objectName");
+        String key =
+                objectNamespace == null || objectNamespace.isEmpty() ? objectName : objectNamespace + "/" + objectName;
+        lock.lock();
+        try {
+            markPopulatedByEvent();
+            Object last = null;
+            List<Delta<T>> deltas = items.get(key);
+            if (deltas != null) {
+                last = deltas.get(deltas.size() - 1).object();
+            } else if (knownObjects != null) {
+                try {
+                    last = knownObjects.getByKey(key).orElse(null);
+                } catch (RuntimeException e) {
+                    log.warn("DeltaFIFO {}: looking up known key {} failed; its tombstone has no object", name, key, e);
+                }
+                if (last == null) {
+                    return; // not cached: nothing to drop
+                }
+            } else {
+                return;
+            }
+            if (last instanceof DeletedFinalStateUnknown<?> tombstone) {
+                last = tombstone.object();
+            }
+            enqueueLocked(DeltaType.DELETED, new DeletedFinalStateUnknown<>(key, last), key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Enqueues {@link DeltaType#REPLACED} for every object in list order, then a tombstone for every queued or
      * known key missing from the list. Atomic: keys (and the transformer) are applied to every object first, and
      * if one fails nothing is enqueued and the error is thrown. {@code resourceVersion} is not used.

@@ -1,5 +1,6 @@
 package io.kubeloop.informer.reflector;
 
+import io.kubeloop.client.codec.UndecodableObject;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
 import java.util.ArrayList;
@@ -20,8 +21,11 @@ final class ListPager<T> {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reflector.class);
 
-    /** A complete list: every item of every page, and the first page's resourceVersion. */
-    record Listed<T>(List<T> items, String resourceVersion) {}
+    /**
+     * A complete list: every item of every page, the first page's resourceVersion, and the objects of every page
+     * that did not decode.
+     */
+    record Listed<T>(List<T> items, String resourceVersion, List<UndecodableObject> undecodable) {}
 
     private final String name;
     /** 0: client-go's rules choose between the default page size and no limit. */
@@ -59,12 +63,13 @@ final class ListPager<T> {
         ListPage<T> first = fetch.apply(
                 ListOptions.builder().resourceVersion(rv).limit(limit).build());
         if (!first.hasMore()) {
-            return new Listed<>(first.items(), first.resourceVersion());
+            return new Listed<>(first.items(), first.resourceVersion(), first.undecodable());
         }
         if (rv.equals("0")) {
             paginatedResult = true;
         }
         List<T> items = new ArrayList<>(first.items());
+        List<UndecodableObject> undecodable = new ArrayList<>(first.undecodable());
         ListPage<T> page = first;
         while (page.hasMore()) {
             String token = page.continueToken();
@@ -84,10 +89,11 @@ final class ListPager<T> {
                         rv);
                 ListPage<T> whole =
                         fetch.apply(ListOptions.builder().resourceVersion(rv).build());
-                return new Listed<>(whole.items(), whole.resourceVersion());
+                return new Listed<>(whole.items(), whole.resourceVersion(), whole.undecodable());
             }
             items.addAll(page.items());
+            undecodable.addAll(page.undecodable());
         }
-        return new Listed<>(items, first.resourceVersion());
+        return new Listed<>(items, first.resourceVersion(), undecodable);
     }
 }

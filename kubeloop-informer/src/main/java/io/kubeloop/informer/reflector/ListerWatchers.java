@@ -1,6 +1,7 @@
 package io.kubeloop.informer.reflector;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
 import io.kubeloop.client.resource.ResourceClient;
@@ -11,7 +12,10 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
- * {@link ListerWatcher}s over kubeloop-client: client-go's {@code NewFilteredListWatchFromClient}.
+ * {@link ListerWatcher}s over kubeloop-client: client-go's {@code NewFilteredListWatchFromClient}. They list and
+ * watch with {@code withUndecodableObjects(SKIP)}, whatever the client's own setting: an object that does not
+ * decode reaches the {@link Reflector} as a report, and the reflector's own
+ * {@link Reflector.Builder#undecodableObjects policy} decides.
  *
  * <pre>{@code
  * ResourceClient<Pod> pods = client.resources(Pod.class).inNamespace("default");
@@ -36,7 +40,7 @@ public final class ListerWatchers {
             ResourceClient<T> client, UnaryOperator<ListOptions> tweak) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(tweak, "tweak");
-        return new ClientListerWatcher<>(client, tweak);
+        return new ClientListerWatcher<>(client.withUndecodableObjects(UndecodableObjects.SKIP), tweak);
     }
 
     private record ClientListerWatcher<T extends HasMetadata>(

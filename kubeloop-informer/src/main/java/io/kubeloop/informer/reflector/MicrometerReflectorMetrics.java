@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * → {@code reflector_watch_events_total{type}}, {@code reflector.lists} → {@code reflector_lists_total}, timer
  * {@code reflector.list.duration} → {@code reflector_list_duration_seconds}, {@code reflector.relists} →
  * {@code reflector_relists_total{reason}}, {@code reflector.watch.restarts} →
- * {@code reflector_watch_restarts_total{reason}}, gauge {@code reflector.last.event.timestamp} (seconds) →
+ * {@code reflector_watch_restarts_total{reason}}, {@code reflector.decode.errors} →
+ * {@code reflector_decode_errors_total}, gauge {@code reflector.last.event.timestamp} (seconds) →
  * {@code reflector_last_event_timestamp_seconds}, and {@code api_request_failures{verb}}: a count of failures,
  * registered as a gauge so that its name comes out exactly as the seed articles tell SREs to watch it (Prometheus
  * appends {@code _total} to every counter; the informer's {@code cache_resync_count} is made the same way).
@@ -31,6 +32,7 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
     private final Counter items;
     private final Counter lists;
     private final Timer listDuration;
+    private final Counter decodeErrors;
     /** Wall-clock milliseconds of the last event; 0 before the first. */
     private final AtomicLong lastEventMillis = new AtomicLong();
 
@@ -54,6 +56,11 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
                 .register(registry));
         this.listDuration = track(Timer.builder("reflector.list.duration")
                 .description("How long a reflector's list (all pages) took")
+                .tags(tags)
+                .register(registry));
+        this.decodeErrors = track(Counter.builder("reflector.decode.errors")
+                .description("Objects the reflector could not decode to its Java type and left out of the cache, "
+                        + "once per object and resourceVersion")
                 .tags(tags)
                 .register(registry));
         track(Gauge.builder("reflector.last.event.timestamp", lastEventMillis, v -> v.get() / 1000.0)
@@ -87,6 +94,11 @@ final class MicrometerReflectorMetrics implements ReflectorMetrics {
             items.increment();
         }
         lastEventMillis.set(epochMillis);
+    }
+
+    @Override
+    public void decodeError() {
+        decodeErrors.increment();
     }
 
     @Override

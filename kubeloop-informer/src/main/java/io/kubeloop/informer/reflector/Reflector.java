@@ -2,6 +2,8 @@ package io.kubeloop.informer.reflector;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.kubeloop.client.codec.UndecodableObject;
+import io.kubeloop.client.codec.UndecodableObjects;
 import io.kubeloop.client.errors.KubernetesApiException;
 import io.kubeloop.client.resource.ListOptions;
 import io.kubeloop.client.resource.ListPage;
@@ -13,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -73,6 +76,17 @@ import org.slf4j.LoggerFactory;
  * thread take turns. {@link #stop()} ends {@code run()} promptly from any thread (it closes the open watch,
  * interrupts a list or watch request in flight, and wakes a backoff wait); nothing is left running afterwards.
  *
+ * <p><b>Objects that do not decode.</b> A list item or watch event whose object does not decode to the Java type
+ * (the lister-watcher reports it as a {@code ListPage.undecodable()} entry or a {@link WatchEvent.Undecodable}) is,
+ * by default ({@link UndecodableObjects#SKIP}), left out of the store while every other object keeps flowing: logged
+ * at WARN with its namespace/name, resourceVersion and the decoding error (once per object and resourceVersion, not
+ * on every relist), counted ({@code reflector_decode_errors_total}) and listed by {@link #undecodableObjects()}. A
+ * version of it the store already holds is dropped ({@link ReflectorStore#removeUndecodable}, a deletion whose final
+ * state is unknown), so that the store never keeps a state the server has left behind; when the object changes to
+ * something that decodes, it enters the store as usual. A DELETED event of an undecodable object still removes it.
+ * With {@link UndecodableObjects#FAIL} the list or watch fails instead, and the reflector backs off and relists, as
+ * client-go does.
+ *
  * <p>Every timer (backoff, resync, the very-short-watch rule) reads the {@link Builder#clock clock}.
  *
  * @param <T> the object type
@@ -113,6 +127,8 @@ public final class Reflector<T> {
     private final ReflectorMetrics metrics;
     private final ThreadFactory threadFactory;
     private final RandomGenerator random;
+    private final UndecodableObjects undecodablePolicy;
+    private final Undecodables undecodables;
 
     /** Guards the fields below it, the phase changes and the waits (backoff, resync). */
     private final ReentrantLock lock = new ReentrantLock();
@@ -162,6 +178,8 @@ public final class Reflector<T> {
         this.streamingList = b.streamingList;
         this.watchErrorHandler = b.watchErrorHandler;
         this.metrics = ReflectorMetrics.of(name, b.meterRegistry);
+        this.undecodablePolicy = b.undecodableObjects;
+        this.undecodables = new Undecodables(name, metrics);
         this.threadFactory = b.threadFactory != null
                 ? b.threadFactory
                 : Thread.ofVirtual()
@@ -279,6 +297,19 @@ public final class Reflector<T> {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The objects the server holds that do not decode to the Java type and are therefore not in the store, by
+     * namespace/name, as of the last list and watch event: empty in a healthy reflector.
+     */
+    public List<UndecodableObject> undecodableObjects() {
+        return undecodables.snapshot();
+    }
+
+    /** How many objects are in {@link #undecodableObjects()}, without copying them. */
+    public int undecodableCount() {
+        return undecodables.count();
     }
 
     /** The name used in logs and metrics. */
@@ -404,6 +435,11 @@ public final class Reflector<T> {
             }
         }
         resourceVersionUnavailable = false;
+        undecodables.listed(result.undecodable());
+        if (undecodablePolicy == UndecodableObjects.FAIL
+                && !result.undecodable().isEmpty()) {
+            throw new UndecodableObjectException(name, result.undecodable().get(0));
+        }
         storeLock.lock();
         try {
             store.replace(result.items(), result.resourceVersion());
@@ -468,6 +504,7 @@ public final class Reflector<T> {
             }
             register(watch);
             Map<String, T> initial = new LinkedHashMap<>();
+            Map<String, UndecodableObject> initialUndecodable = new LinkedHashMap<>();
             int events = 0;
             try {
                 while (true) {
@@ -487,15 +524,32 @@ public final class Reflector<T> {
                                 continue;
                             }
                             metrics.watchEvent(c.type().name(), clock.now().toEpochMilli());
+                            initialUndecodable.remove(key);
                             if (c.type() == io.kubeloop.model.WatchEventType.DELETED) {
                                 initial.remove(key);
                             } else {
                                 initial.put(key, c.object());
                             }
                         }
+                        case WatchEvent.Undecodable<T> u -> {
+                            metrics.watchEvent(u.type().name(), clock.now().toEpochMilli());
+                            UndecodableObject o = u.object();
+                            initial.remove(o.key());
+                            if (u.type() == io.kubeloop.model.WatchEventType.DELETED) {
+                                initialUndecodable.remove(o.key());
+                            } else if (undecodablePolicy == UndecodableObjects.FAIL) {
+                                undecodables.seen(o);
+                                throw new UndecodableObjectException(name, o);
+                            } else if (o.hasName()) {
+                                initialUndecodable.put(o.key(), o);
+                            } else {
+                                undecodables.seen(o); // cannot be told apart from others: logged now
+                            }
+                        }
                         case WatchEvent.Bookmark<T> b -> {
                             metrics.watchEvent("BOOKMARK", clock.now().toEpochMilli());
                             if (b.initialEventsEnd()) {
+                                undecodables.listed(new ArrayList<>(initialUndecodable.values()));
                                 storeLock.lock();
                                 try {
                                     store.replace(new ArrayList<>(initial.values()), b.resourceVersion());
@@ -774,6 +828,9 @@ public final class Reflector<T> {
                     return;
                 }
                 ObjectMeta meta = m.getMetadata();
+                if (!undecodables.isEmpty()) { // a key string per event only while some object does not decode
+                    undecodables.gone(keyOf(object), c.type() != io.kubeloop.model.WatchEventType.DELETED);
+                }
                 storeLock.lock();
                 try {
                     switch (c.type()) {
@@ -814,10 +871,48 @@ public final class Reflector<T> {
                 metrics.watchEvent("BOOKMARK", clock.now().toEpochMilli());
                 LOG.debug("{}: bookmark at resourceVersion {}", name, b.resourceVersion());
             }
+            case WatchEvent.Undecodable<T> u -> applyUndecodable(u);
             case WatchEvent.Error<T> err -> {
                 metrics.watchEvent("ERROR", clock.now().toEpochMilli());
                 throw KubernetesApiException.fromWatchError(err.status());
             }
+        }
+    }
+
+    /**
+     * A watch event whose object does not decode: the object is no longer what the store may hold (changed into
+     * something undecodable, or deleted in that state), so its cached version, if any, is dropped.
+     */
+    private void applyUndecodable(WatchEvent.Undecodable<T> u) {
+        UndecodableObject o = u.object();
+        metrics.watchEvent(u.type().name(), clock.now().toEpochMilli());
+        if (u.type() == io.kubeloop.model.WatchEventType.DELETED) {
+            undecodables.gone(o.key(), false);
+            LOG.debug("{}: DELETED {} (undecodable) at resourceVersion {}", name, o.key(), o.resourceVersion());
+        } else {
+            undecodables.seen(o);
+            if (undecodablePolicy == UndecodableObjects.FAIL) {
+                throw new UndecodableObjectException(name, o);
+            }
+        }
+        if (o.hasName()) {
+            storeLock.lock();
+            try {
+                store.removeUndecodable(o.namespace() == null ? "" : o.namespace(), o.name());
+            } catch (RuntimeException e) {
+                LOG.error(
+                        "{}: the store failed to drop {} (undecodable); it may keep an old version until the next "
+                                + "relist",
+                        name,
+                        o.key(),
+                        e);
+            } finally {
+                storeLock.unlock();
+            }
+        }
+        String rv = o.resourceVersion();
+        if (rv != null && !rv.isEmpty()) {
+            lastSyncResourceVersion = rv;
         }
     }
 
@@ -1172,6 +1267,7 @@ public final class Reflector<T> {
         private MeterRegistry meterRegistry;
         private ThreadFactory threadFactory;
         private RandomGenerator random;
+        private UndecodableObjects undecodableObjects = UndecodableObjects.SKIP;
 
         private Builder(ListerWatcher<T> listerWatcher, ReflectorStore<T> store) {
             this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
@@ -1276,6 +1372,17 @@ public final class Reflector<T> {
         /** The random source of backoff jitter and watch timeouts (seed it in tests). */
         public Builder<T> random(RandomGenerator random) {
             this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * What to do with an object that does not decode to the Java type (see the class comment):
+         * {@link UndecodableObjects#SKIP} (the default) leaves it out of the store, logs, counts and lists it, and
+         * keeps every other object flowing; {@link UndecodableObjects#FAIL} fails the list or watch, backs off and
+         * relists, until the object changes or is deleted (client-go's behaviour).
+         */
+        public Builder<T> undecodableObjects(UndecodableObjects policy) {
+            this.undecodableObjects = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

@@ -29,6 +29,9 @@ interface ReflectorMetrics {
     /** A failed list or watch request; verb: list or watch. */
     default void apiFailure(String verb) {}
 
+    /** An object (of a list or a watch event) that does not decode, counted once per object and resourceVersion. */
+    default void decodeError() {}
+
     /** The reflector stopped: drop meters that refer to it. */
     default void close() {}
 }

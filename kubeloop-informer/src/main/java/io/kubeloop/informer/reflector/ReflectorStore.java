@@ -19,6 +19,16 @@ public interface ReflectorStore<T> {
     /** A watch DELETED event (the object's last state). */
     void delete(T object);
 
+    /**
+     * The object {@code namespace}/{@code name} ({@code namespace} empty when cluster-scoped) was changed or
+     * deleted into a state that does not decode to the Java type (a watch ADDED, MODIFIED or DELETED whose object
+     * the reflector could not decode): whatever version of it this store holds is no longer the server's, so drop
+     * it, as a deletion whose final state is unknown. Does nothing when the store holds no version of it. The
+     * default does nothing: a store that cannot find an object by namespace and name keeps the old version until
+     * the next list leaves it out.
+     */
+    default void removeUndecodable(String namespace, String name) {}
+
     /** A complete list (initial or relist) at {@code resourceVersion}: everything not in it is gone. */
     void replace(Collection<? extends T> objects, String resourceVersion);
 

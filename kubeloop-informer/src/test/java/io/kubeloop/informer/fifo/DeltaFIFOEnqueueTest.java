@@ -216,7 +216,32 @@ class DeltaFIFOEnqueueTest {
                         "a@1",
                         COALESCE,
                         "replace; resync",
-                        "a:DELETED(~a@1)"));
+                        "a:DELETED(~a@1)"),
+                // An object that changed into something undecodable: dropped like a relist's missing object.
+                arguments(
+                        "undecodable of a known object enqueues a tombstone with the known state",
+                        "a@1 b@1",
+                        COALESCE,
+                        "undecodable a",
+                        "a:DELETED(~a@1)"),
+                arguments(
+                        "undecodable of a queued object carries its newest queued state",
+                        null,
+                        EXACT,
+                        "add a@1; update a@2; undecodable a",
+                        "a:ADDED(a@1),UPDATED(a@2),DELETED(~a@2)"),
+                arguments(
+                        "undecodable of an object neither queued nor known is ignored",
+                        "b@1",
+                        COALESCE,
+                        "undecodable a",
+                        ""),
+                arguments(
+                        "undecodable after a delete keeps the delete (it knows more)",
+                        "a@1",
+                        COALESCE,
+                        "delete a@2; undecodable a",
+                        "a:DELETED(a@2)"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -238,7 +263,10 @@ class DeltaFIFOEnqueueTest {
         assertThat(fifo.isEmpty()).isEqualTo(expected.isEmpty());
     }
 
-    /** {@code add a@1}, {@code update a@2}, {@code delete a@3}, {@code replace a@1 b@1}, {@code resync}. */
+    /**
+     * {@code add a@1}, {@code update a@2}, {@code delete a@3}, {@code replace a@1 b@1}, {@code resync},
+     * {@code undecodable a}.
+     */
     static void apply(DeltaFIFO<Pod> fifo, String call) {
         String[] words = call.split("\\s+", 2);
         String args = words.length > 1 ? words[1] : "";
@@ -248,6 +276,7 @@ class DeltaFIFOEnqueueTest {
             case "delete" -> fifo.delete(pod(args));
             case "replace" -> fifo.replace(pods(args), "100");
             case "resync" -> fifo.resync();
+            case "undecodable" -> fifo.removeUndecodable(FifoFixtures.NS, args);
             default -> throw new IllegalArgumentException("unknown call in scenario: " + call);
         }
     }

@@ -1,4 +1,4 @@
-package io.kubeloop.client.watch;
+package io.kubeloop.client.internal;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -7,9 +7,10 @@ import tools.jackson.databind.ObjectReader;
 
 /**
  * Jackson readers for values in the middle of a stream, and Jackson errors turned into messages that never quote
- * the data. The decoders' default mapper is the client's one mapper, {@code Decoding.standard().mapper()}.
+ * the data. The decoders' default mapper is the client's one mapper, {@code Decoding.standard().mapper()}. Internal:
+ * shared by the list and watch decoders.
  */
-final class JacksonMessages {
+public final class JacksonMessages {
 
     private JacksonMessages() {}
 
@@ -18,7 +19,7 @@ final class JacksonMessages {
      * token: what follows is the rest of the stream, so trailing tokens are not an error (Jackson 3 fails on them
      * by default, even when given a parser).
      */
-    static ObjectReader valueReader(ObjectMapper mapper, Class<?> type) {
+    public static ObjectReader valueReader(ObjectMapper mapper, Class<?> type) {
         return mapper.readerFor(type).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
@@ -27,7 +28,7 @@ final class JacksonMessages {
      * Secret's data, which must never reach an exception message. Jackson quotes values in {@code "..."} or
      * {@code '...'} and names types in backticks, which are kept; the path names the fields. Bounded in length.
      */
-    static String describe(JacksonException e) {
+    public static String describe(JacksonException e) {
         String message = redact(e.getOriginalMessage());
         // The path names fields and map keys (schema, not values) and is kept.
         String path = e.getPath().isEmpty() ? "" : " (at " + e.getPathReference() + ")";
@@ -35,7 +36,7 @@ final class JacksonMessages {
     }
 
     /** Quoted text replaced by {@code "..."}, bounded in length. */
-    static String redact(String text) {
+    public static String redact(String text) {
         if (text == null) {
             return "";
         }
