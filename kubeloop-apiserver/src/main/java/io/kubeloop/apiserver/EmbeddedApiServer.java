@@ -91,6 +91,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
         this.executor = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("apiserver-", 0).factory());
+        io.kubeloop.apiserver.internal.server.ConnectionLimits.apply(); // before the JVM's first HTTP server
         try {
             this.tls = b.tls ? ServerTls.start(b.caDirectory, b.host) : null;
             this.tokens = b.tokens;

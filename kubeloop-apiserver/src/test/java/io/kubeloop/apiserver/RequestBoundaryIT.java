@@ -50,8 +50,8 @@ class RequestBoundaryIT {
         serverThreads.removeAll(before);
         assertThat(serverThreads)
                 .extracting(Thread::getName)
-                .as("the JDK server's dispatcher and idle-connection reaper")
-                .containsExactlyInAnyOrder("HTTP-Dispatcher", "idle-timeout-task");
+                .as("the JDK server's dispatcher, idle-connection reaper and request-time limit (ConnectionLimits)")
+                .containsExactlyInAnyOrder("HTTP-Dispatcher", "idle-timeout-task", "req-rsp-timeout-task");
     }
 
     @AfterAll
@@ -62,7 +62,9 @@ class RequestBoundaryIT {
     private static Set<Thread> jdkServerThreads() {
         Set<Thread> threads = new HashSet<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().equals("HTTP-Dispatcher") || t.getName().equals("idle-timeout-task")) {
+            if (t.getName().equals("HTTP-Dispatcher")
+                    || t.getName().equals("idle-timeout-task")
+                    || t.getName().equals("req-rsp-timeout-task")) {
                 threads.add(t);
             }
         }
