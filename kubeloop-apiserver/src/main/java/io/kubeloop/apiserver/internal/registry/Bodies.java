@@ -1,12 +1,17 @@
 package io.kubeloop.apiserver.internal.registry;
 
 import io.kubeloop.model.Statuses;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -42,6 +47,22 @@ import tools.jackson.dataformat.yaml.YAMLParser;
 public final class Bodies {
 
     private static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+    /**
+     * The parser's last snakeyaml event: Jackson exposes a collection's anchor ({@code getObjectId}) but not a
+     * scalar's, which only that event carries. Looked up once; null if this Jackson version lacks the field, and then
+     * an alias of a scalar is refused as an unknown anchor (400) rather than resolved wrongly.
+     */
+    private static final VarHandle LAST_EVENT = lastEvent();
+
+    private static VarHandle lastEvent() {
+        try {
+            return MethodHandles.privateLookupIn(YAMLParser.class, MethodHandles.lookup())
+                    .findVarHandle(YAMLParser.class, "_lastEvent", Event.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
 
     private final JsonMapper json;
     private final JsonNodeFactory nodes;
@@ -166,7 +187,15 @@ public final class Bodies {
                 return null;
             }
             Object id = parser.getObjectId();
-            return id == null ? null : id.toString();
+            if (id != null) {
+                return id.toString();
+            }
+            if (LAST_EVENT != null
+                    && parser.currentToken().isScalarValue()
+                    && LAST_EVENT.get((YAMLParser) parser) instanceof ScalarEvent scalar) {
+                return scalar.getAnchor().map(Anchor::getValue).orElse(null);
+            }
+            return null;
         }
 
         private JsonNode close(Frame frame) {
