@@ -312,7 +312,7 @@ class TypeCheckingIT {
                 "PATCH",
                 one,
                 "application/json-patch+json",
-                "[{\"op\":\"replace\",\"path\":\"/metadata/annotations\",\"value\":\"oops\"}]");
+                "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":\"oops\"}]");
         assertInvalidPatch(
                 json,
                 "json: cannot unmarshal string into Go struct field ObjectMeta.metadata.annotations of type map[string]string");
@@ -343,7 +343,7 @@ class TypeCheckingIT {
                 "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: p2}\nspec: {foo: 1}\n");
         assertBadRequest(
                 applyCreate,
-                "failed to create typed patch object (default/p2; apps/v1, Kind=Deployment): "
+                "failed to create typed patch object (/p2; apps/v1, Kind=Deployment): "
                         + ".spec.foo: field not declared in schema");
         assertNotStored(DEPLOYMENTS + "/p2");
 
@@ -365,7 +365,8 @@ class TypeCheckingIT {
     static void assertInvalidPatch(Answer a, String detail) {
         assertThat(a.code()).as(a.body().toString()).isEqualTo(422);
         assertThat(a.body().path("reason").asString()).isEqualTo("Invalid");
-        assertThat(a.body().path("details").path("causes").get(0).path("field").asString())
+        assertThat(a.body().path("details").path("causes").path(0).path("field").asString())
+                .as(a.body().toString())
                 .isEqualTo("patch");
         assertThat(a.message())
                 .startsWith(" \"\" is invalid: patch: Invalid value: \"{")

@@ -34,8 +34,9 @@ class TypedClientsAfterRefusedWriteTest {
                 .send(
                         HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/" + namespace + "/configmaps"))
                                 .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-                                        + "\"metadata\":{\"name\":\"bad\",\"annotations\":\"oops\"}}"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                                                + "\"metadata\":{\"name\":\"bad\",\"annotations\":\"oops\"}}"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
@@ -50,7 +51,9 @@ class TypedClientsAfterRefusedWriteTest {
                 .endMetadata()
                 .withData(Map.of("a", "b"))
                 .build());
-        assertThat(configMaps.list().items()).extracting(c -> c.getMetadata().getName()).containsExactly("good");
+        assertThat(configMaps.list().items())
+                .extracting(c -> c.getMetadata().getName())
+                .containsExactly("good");
 
         SharedIndexInformer<ConfigMap> informer = informers.informerFor(ConfigMap.class);
         informers.start();
