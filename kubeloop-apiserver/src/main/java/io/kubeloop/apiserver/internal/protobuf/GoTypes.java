@@ -120,7 +120,7 @@ public final class GoTypes {
                 copyFields(field.getMessageType(), into, struct);
                 continue;
             }
-            into.addField(field.getName(), fieldType(field), struct);
+            into.addField(GoJsonNames.of(field), fieldType(field), struct);
         }
     }
 
