@@ -148,6 +148,21 @@ public final class CustomResources {
             ObjectNode next,
             String subresource,
             io.kubeloop.apiserver.internal.registry.FieldValidation fieldValidation) {
+        return admit(type, current, next, subresource, fieldValidation, null);
+    }
+
+    /**
+     * {@link #admit(ResourceType, ObjectNode, ObjectNode, String,
+     * io.kubeloop.apiserver.internal.registry.FieldValidation) admit}, with each pruned unknown field also sent to
+     * {@code warnings} under {@code fieldValidation=Warn} ({@code unknown field "spec.foo"}, kube's wording).
+     */
+    public ObjectNode admit(
+            ResourceType type,
+            ObjectNode current,
+            ObjectNode next,
+            String subresource,
+            io.kubeloop.apiserver.internal.registry.FieldValidation fieldValidation,
+            io.kubeloop.apiserver.internal.registry.Warnings warnings) {
         if (isDefinitions(type)) {
             return admitDefinition(current, next);
         }
@@ -169,6 +184,9 @@ public final class CustomResources {
                             unknown.stream()
                                     .map(f -> "unknown field \"" + f + "\"")
                                     .toList())));
+        }
+        if (warnings != null && fieldValidation == io.kubeloop.apiserver.internal.registry.FieldValidation.WARN) {
+            unknown.forEach(f -> warnings.add("unknown field \"" + f + "\""));
         }
         List<FieldError> errors = v.schema().validate(next);
         if (!errors.isEmpty()) {

@@ -3,7 +3,7 @@ package io.kubeloop.apiserver.internal.http;
 import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
 import io.kubeloop.apiserver.internal.crd.ScaleSubresource;
-import io.kubeloop.apiserver.internal.registry.FieldValidation;
+import io.kubeloop.apiserver.internal.registry.WriteOptions;
 import io.kubeloop.apiserver.internal.storage.Preconditions;
 import io.kubeloop.model.ResourceType;
 import tools.jackson.databind.node.ObjectNode;
@@ -42,14 +42,11 @@ final class ServerExtensions {
     }
 
     /** A custom resource write checked and completed by its definition (other writes pass unchanged). */
-    ObjectNode admit(
-            ResourceType type,
-            ObjectNode current,
-            ObjectNode next,
-            String subresource,
-            FieldValidation fieldValidation) {
+    ObjectNode admit(ResourceType type, ObjectNode current, ObjectNode next, String subresource, WriteOptions options) {
         CustomResources c = crds;
-        return c == null ? next : c.admit(type, current, next, subresource, fieldValidation);
+        return c == null
+                ? next
+                : c.admit(type, current, next, subresource, options.fieldValidation(), options.warnings());
     }
 
     /** Tells the custom resources about a stored write (a CRD write changes what is served). */

@@ -102,7 +102,7 @@ final class WriteEndpoints {
         admission.defaults(type, object);
         ManagedFields.recordUpdate(null, object, manager, type.gvk().apiVersion(), "", schema(type), clock.now());
         admission.create(type, object, options);
-        ObjectNode admitted = extensions.admit(type, null, object, "", options.fieldValidation());
+        ObjectNode admitted = extensions.admit(type, null, object, "", options);
         if (type.namespaced()) {
             requireNamespace(info.namespace());
         }
@@ -181,8 +181,7 @@ final class WriteEndpoints {
                                 admission.update(type, current, d.next(), info.subresource(), options);
                                 serviceAddresses.admit(type, current, d.next());
                                 lifecycle.checkWrite(type, current, d.next());
-                                extensions.admit(
-                                        type, current, d.next(), info.subresource(), options.fieldValidation());
+                                extensions.admit(type, current, d.next(), info.subresource(), options);
                                 String rv = d.sent()
                                         .path("metadata")
                                         .path("resourceVersion")
@@ -228,8 +227,11 @@ final class WriteEndpoints {
         }
         boolean statusOnly = info.subresource().equals("status");
         if (patchType == Patches.APPLY_PATCH && !exists(key)) {
-            ObjectNode created =
-                    admission.decoded(type, patchType.apply(type, null, patch, fieldManager, clock.now()), options);
+            ObjectNode created = admission.patched(
+                    type,
+                    Admission.PatchType.APPLY,
+                    patchType.apply(type, null, patch, fieldManager, clock.now()),
+                    options);
             ObjectRules.prepareCreate(type, created, info.namespace(), clock.now());
             ObjectRules.metadata(created).put("name", info.name());
             admission.create(type, created, options);
@@ -237,14 +239,17 @@ final class WriteEndpoints {
                 requireNamespace(info.namespace());
             }
             lifecycle.admitCreate(type, info.namespace(), created);
-            extensions.admit(type, null, created, "", options.fieldValidation());
+            extensions.admit(type, null, created, "", options);
             responses.object(request, 201, storeNew(type, key, created, options.dryRun()));
             return;
         }
         responses.object(
                 request, 200, conditionalUpdate(request, patchType == Patches.APPLY_PATCH ? null : manager, current -> {
-                    ObjectNode patched = admission.decoded(
-                            type, patchType.apply(type, current, patch, fieldManager, clock.now()), options);
+                    ObjectNode patched = admission.patched(
+                            type,
+                            admissionPatchType(patchType),
+                            patchType.apply(type, current, patch, fieldManager, clock.now()),
+                            options);
                     return new Desired(patched, ObjectRules.prepareUpdate(type, current, patched, statusOnly));
                 }));
     }
@@ -311,6 +316,16 @@ final class WriteEndpoints {
             throw new ApiException(Statuses.badRequest("the namespace of the object (" + namespace
                     + ") does not match the namespace on the request (" + info.namespace() + ")"));
         }
+    }
+
+    /** How kube words a bad patch result depends on the patch type. */
+    private static Admission.PatchType admissionPatchType(Patches patchType) {
+        return switch (patchType) {
+            case JSON_PATCH -> Admission.PatchType.JSON;
+            case MERGE_PATCH -> Admission.PatchType.MERGE;
+            case STRATEGIC_MERGE_PATCH -> Admission.PatchType.STRATEGIC;
+            case APPLY_PATCH -> Admission.PatchType.APPLY;
+        };
     }
 
     /** PUT (patchType null) or PATCH of {@code /scale}: reads and writes {@code spec.replicas} as a Scale. */

@@ -1,20 +1,39 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import io.kubeloop.apiserver.internal.types.BuiltInTypes;
+import io.kubeloop.apiserver.internal.types.GoType;
+import io.kubeloop.apiserver.internal.types.TypeCheck;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Statuses;
 import io.kubeloop.model.Statuses.FieldError;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Runs kube-apiserver's admission of a write between decoding and storage, in kube's order: the decoded body
- * (or the result of a patch) is type-checked against its kind ({@link #decoded}); then, after the server's
- * metadata rules, the resource's {@link ResourceStrategy} defaults, prepares and validates it ({@link #create},
- * {@link #update}). Failures are {@link AdmissionException}s: 400 for what cannot be decoded into the kind,
- * 422 Invalid listing every problem of a decodable object.
+ * (or the result of a patch) is type-checked against its kind ({@link #decoded}, {@link #patched}); then, after
+ * the server's metadata rules, the resource's {@link ResourceStrategy} defaults, prepares and validates it
+ * ({@link #create}, {@link #update}). Failures are {@link AdmissionException}s: 400 for what cannot be decoded
+ * into the kind, 422 Invalid listing every problem of a decodable object.
+ *
+ * <p>Type checking ({@link TypeCheck}) covers the built-in kinds that have a type table ({@link BuiltInTypes});
+ * custom resources keep their CRD schema's rules and get only the duplicate-field reporting here.
  */
 public final class Admission {
+
+    /** How a patched object was produced: kube words a bad result differently per patch type. */
+    public enum PatchType {
+        JSON,
+        MERGE,
+        STRATEGIC,
+        APPLY
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Strategies strategies;
 
@@ -23,12 +42,128 @@ public final class Admission {
     }
 
     /**
-     * The object a create or update body decoded to, or a patch produced, checked against {@code type}'s kind as
-     * kube's decoder checks it: returns the object to continue with (unknown fields dropped, with warnings), or
-     * throws a 400 naming the field, what it holds and the type it needs.
+     * The object a create or update body decoded to, checked against {@code type}'s kind as kube's decoder checks
+     * it: returns the object to continue with (unknown fields dropped, with warnings under
+     * {@code fieldValidation=Warn}), or throws a 400 {@code <Kind> in version "<v>" cannot be handled as a <Kind>:
+     * ...} naming the field, what it holds and the Go type it needs, or under {@code Strict} every unknown and
+     * duplicate field.
      */
     public ObjectNode decoded(ResourceType type, ObjectNode object, WriteOptions options) {
+        String prefix =
+                type.kind() + " in version \"" + type.version() + "\" cannot be handled as a " + type.kind() + ": ";
+        List<String> unknown;
+        try {
+            unknown = check(type, object);
+        } catch (TypeCheck.Mismatch m) {
+            throw new AdmissionException(Statuses.badRequest(prefix + m.goMessage()));
+        }
+        report(unknown, options, "", problems -> Statuses.badRequest(prefix + strictError(problems)));
         return object;
+    }
+
+    /**
+     * The object a patch of {@code patchType} produced, checked as kube checks it: after a JSON, merge or strategic
+     * merge patch a value of the wrong type (or, under {@code Strict}, an unknown or duplicate field) is a 422
+     * Invalid on the field {@code patch}; after server-side apply it is a 400 {@code failed to create typed patch
+     * object (...)}, and an unknown field is always refused there (apply's typed conversion knows no unknown
+     * fields; kube answers 500 for it, kubernetes#122480, kubeloop 400).
+     */
+    public ObjectNode patched(ResourceType type, PatchType patchType, ObjectNode object, WriteOptions options) {
+        List<String> unknown;
+        try {
+            unknown = check(type, object);
+        } catch (TypeCheck.Mismatch m) {
+            throw new AdmissionException(
+                    patchType == PatchType.APPLY
+                            ? Statuses.badRequest(typedPatchPrefix(type, object) + m.typedMessage())
+                            : invalidPatch(object, m.goMessage()));
+        }
+        if (patchType == PatchType.APPLY) {
+            if (!unknown.isEmpty()) {
+                throw new AdmissionException(Statuses.badRequest(typedPatchPrefix(type, object)
+                        + String.join(
+                                "\n",
+                                unknown.stream()
+                                        .map(path -> "." + path + ": field not declared in schema")
+                                        .toList())));
+            }
+            report(
+                    List.of(),
+                    options,
+                    "",
+                    problems -> Statuses.badRequest("error strict decoding YAML: error converting YAML to JSON: "
+                            + "yaml: unmarshal errors:\n  " + String.join("\n  ", problems)));
+            return object;
+        }
+        report(
+                unknown,
+                options,
+                patchType == PatchType.JSON ? "json patch " : "",
+                problems -> invalidPatch(object, strictError(problems)));
+        return object;
+    }
+
+    private static List<String> check(ResourceType type, ObjectNode object) {
+        Optional<GoType> table = BuiltInTypes.of(type.gvk().apiVersion(), type.kind());
+        return table.isPresent() ? TypeCheck.check(table.get(), object) : List.of();
+    }
+
+    /**
+     * Reports the body's duplicate fields and the object's unknown fields per {@code fieldValidation}. A JSON
+     * duplicate of a field that is unknown anyway is reported once, as unknown, as kube's typed decoding does.
+     */
+    private static void report(
+            List<String> unknown,
+            WriteOptions options,
+            String duplicatePrefix,
+            Function<List<String>, io.fabric8.kubernetes.api.model.Status> strict) {
+        List<FieldProblems.Problem> found = options.fieldProblems().drain();
+        if (options.fieldValidation() == FieldValidation.IGNORE || (found.isEmpty() && unknown.isEmpty())) {
+            return;
+        }
+        List<String> problems = new ArrayList<>();
+        for (FieldProblems.Problem p : found) {
+            if (p.duplicatePath() == null || !underAny(p.duplicatePath(), unknown)) {
+                problems.add(p.duplicatePath() == null ? p.text() : duplicatePrefix + p.text());
+            }
+        }
+        for (String path : unknown) {
+            problems.add("unknown field \"" + path + "\"");
+        }
+        if (problems.isEmpty()) {
+            return;
+        }
+        if (options.fieldValidation() == FieldValidation.STRICT) {
+            throw new AdmissionException(strict.apply(problems));
+        }
+        problems.forEach(options.warnings()::add);
+    }
+
+    private static boolean underAny(String path, List<String> unknown) {
+        for (String u : unknown) {
+            if (path.equals(u) || path.startsWith(u + ".") || path.startsWith(u + "[")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String strictError(List<String> problems) {
+        return "strict decoding error: " + String.join(", ", problems);
+    }
+
+    /** kube's {@code errors.NewInvalid(schema.GroupKind{}, "", field.Invalid(field.NewPath("patch"), ...))}. */
+    private static io.fabric8.kubernetes.api.model.Status invalidPatch(ObjectNode patched, String detail) {
+        String value = JSON.writeValueAsString(JSON.getNodeFactory().stringNode(JSON.writeValueAsString(patched)));
+        return Statuses.invalid("", "", "", List.of(new FieldError("Invalid value", "patch", value + ": " + detail)));
+    }
+
+    /** structured-merge-diff's {@code failed to create typed patch object (<ns>/<name>; <group>/<v>, Kind=<Kind>): }. */
+    private static String typedPatchPrefix(ResourceType type, ObjectNode object) {
+        return "failed to create typed patch object ("
+                + object.path("metadata").path("namespace").asString("") + "/"
+                + object.path("metadata").path("name").asString("") + "; " + type.group() + "/" + type.version()
+                + ", Kind=" + type.kind() + "): ";
     }
 
     /**
