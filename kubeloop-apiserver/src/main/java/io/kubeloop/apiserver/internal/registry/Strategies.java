@@ -35,6 +35,11 @@ public final class Strategies {
         s.put(key("discovery.k8s.io", "endpointslices"), new EndpointSliceStrategy());
         s.put(key("", "persistentvolumes"), new PersistentVolumeStrategy());
         s.put(key("", "persistentvolumeclaims"), new PersistentVolumeClaimStrategy());
+        // meta: core kinds with rules beyond the metadata (which ObjectRules checks for every kind)
+        s.put(key("", "services"), new ServiceStrategy());
+        s.put(key("", "namespaces"), new NamespaceStrategy());
+        s.put(key("", "secrets"), new SecretStrategy());
+        s.put(key("", "configmaps"), new ConfigMapStrategy());
         return new Strategies(s);
     }
 
