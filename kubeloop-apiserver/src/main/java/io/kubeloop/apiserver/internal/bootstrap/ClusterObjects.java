@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -65,10 +66,11 @@ public final class ClusterObjects implements AutoCloseable {
         this.clock = clock;
         this.json = json;
         this.caPem = caPem;
+        // the filters run on the writer's thread: a name comparison keeps every other object's events off these queues
         this.threads = List.of(
-                follow("namespaces", this::namespaceEvent),
-                follow("configmaps", this::configMapEvent),
-                follow("serviceaccounts", this::serviceAccountEvent));
+                follow("namespaces", null, this::namespaceEvent),
+                follow("configmaps", named(ROOT_CA_CONFIG_MAP), this::configMapEvent),
+                follow("serviceaccounts", named(DEFAULT_SERVICE_ACCOUNT), this::serviceAccountEvent));
     }
 
     /**
@@ -90,12 +92,17 @@ public final class ClusterObjects implements AutoCloseable {
         return objects;
     }
 
-    private Thread follow(String plural, java.util.function.Consumer<StoreEvent> handler) {
+    private static Predicate<ObjectNode> named(String name) {
+        return object -> object.path("metadata").path("name").asString("").equals(name);
+    }
+
+    private Thread follow(
+            String plural, Predicate<ObjectNode> filter, java.util.function.Consumer<StoreEvent> handler) {
         return Thread.ofVirtual().name("apiserver-cluster-objects-" + plural).start(() -> {
             while (!closed) {
                 StoreWatch watch;
                 try {
-                    watch = store.listAndWatch("", plural, null, null, WATCH_BUFFER);
+                    watch = store.listAndWatch("", plural, null, filter, WATCH_BUFFER);
                 } catch (IllegalStateException storeClosed) {
                     return;
                 }
