@@ -213,6 +213,13 @@ class MetadataValidationIT {
                 null,
                 null);
 
+        // a PUT's uid is a precondition: another one is a 409
+        ApiClient.Reply put = api.put(path, configMap("ident", ",\"uid\":\"2222\""));
+        assertThat(put.code()).as(put.raw()).isEqualTo(409);
+        assertThat(put.body().path("message").asString())
+                .isEqualTo("Operation cannot be fulfilled on configmaps \"ident\": Precondition failed: UID in "
+                        + "precondition: 2222, UID in object meta: " + uid);
+
         JsonNode after = api.get(path).body();
         assertThat(after.at("/metadata/uid").asString()).isEqualTo(uid);
         assertThat(after.at("/metadata/resourceVersion").asString())

@@ -165,6 +165,22 @@ final class ObjectRules {
         return result;
     }
 
+    /**
+     * A PUT's uid is a precondition in kube (the object it replaces must be that one): a different one is a 409
+     * Conflict, where a patch that changes the uid is the 422 of {@link #prepareUpdate}.
+     */
+    static void checkUidPrecondition(ResourceType type, JsonNode current, JsonNode sent) {
+        String uid = sent.path("metadata").path("uid").asString("");
+        String currentUid = current.path("metadata").path("uid").asString("");
+        if (!uid.isEmpty() && !uid.equals(currentUid)) {
+            throw new ApiException(Statuses.conflict(
+                    type.group(),
+                    type.plural(),
+                    current.path("metadata").path("name").asString(""),
+                    "Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + currentUid));
+        }
+    }
+
     private static final List<String> OWNED =
             List.of("uid", "creationTimestamp", "namespace", "name", "deletionTimestamp", "deletionGracePeriodSeconds");
 
