@@ -405,7 +405,9 @@ class Fabric8MockInteropIT {
             if (server == Server.EMBEDDED) {
                 assertThat(first.items()).hasSize(2);
                 assertThat(first.continueToken()).isNotBlank();
-                assertThat(first.remainingItemCount()).as("and kube-root-ca.crt").isEqualTo(4L);
+                assertThat(first.remainingItemCount())
+                        .as("and kube-root-ca.crt")
+                        .isEqualTo(4L);
                 assertThat(cms.listAll(2, ListOptions.none()).items()).hasSize(6);
             } else {
                 assertThat(first.items()).hasSize(5);
