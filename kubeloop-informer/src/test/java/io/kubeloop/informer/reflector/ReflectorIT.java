@@ -138,7 +138,7 @@ class ReflectorIT {
         };
         Reflector<ConfigMap> r = run(store, counting, b -> b.pageSize(500));
         await().atMost(WAIT).until(r::isWatching);
-        assertThat(store.last("replace").names()).hasSize(10_000);
+        assertThat(store.last("replace").names()).hasSize(10_001); // and the namespace's kube-root-ca.crt
         assertThat(lists).as("10k objects in pages of 500").hasValue(20);
 
         ConfigMap live = configMaps.create(cm("live", Map.of()));
