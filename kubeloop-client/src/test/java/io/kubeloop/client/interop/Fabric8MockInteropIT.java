@@ -200,7 +200,7 @@ class Fabric8MockInteropIT {
                 .get()
                 .extracting(c -> c.getMetadata().getName())
                 .isEqualTo("a");
-        assertThat(cms.list().items()).isEmpty();
+        assertThat(names(cms.list())).isEmpty();
         assertThat(catchThrowableOfType(NotFoundException.class, () -> cms.delete("a"))
                         .code())
                 .isEqualTo(404);
