@@ -5,6 +5,7 @@ import io.kubeloop.apiserver.fault.FaultInjector;
 import io.kubeloop.apiserver.fault.Faults;
 import io.kubeloop.apiserver.internal.auth.Authentication;
 import io.kubeloop.apiserver.internal.auth.StaticTokens;
+import io.kubeloop.apiserver.internal.bootstrap.ClusterObjects;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
 import io.kubeloop.apiserver.internal.http.ApiHttpHandler;
 import io.kubeloop.apiserver.internal.http.RequestBody;
@@ -67,6 +68,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final StaticTokens tokens;
     private final FaultInjector faults;
     private final ObjectLifecycle lifecycle;
+    /** The objects every cluster has (kubernetes Service, kube-root-ca.crt, default ServiceAccounts). */
+    private final ClusterObjects clusterObjects;
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
@@ -120,6 +123,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
         }
         this.url = URI.create((tls == null ? "http://" : "https://") + host + ":" + bound.getPort());
         handler.serverAddress(host + ":" + bound.getPort());
+        this.clusterObjects = ClusterObjects.start(
+                store,
+                b.clock,
+                json,
+                tls == null ? "" : tls.authority().certificatePem(),
+                bound.getAddress().isAnyLocalAddress()
+                        ? "127.0.0.1"
+                        : bound.getAddress().getHostAddress(),
+                bound.getPort());
     }
 
     private static ObjectNode namespace(JsonMapper json, String name, Clock clock) {
@@ -238,6 +250,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public void close() {
         faults.close(); // releases requests a partition holds
         http.stop(0);
+        clusterObjects.close();
         lifecycle.close();
         store.close();
         executor.shutdownNow();

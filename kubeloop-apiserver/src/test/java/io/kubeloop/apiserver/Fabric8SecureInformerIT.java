@@ -110,7 +110,7 @@ class Fabric8SecureInformerIT {
 
             role("get", "list", "watch");
             await().atMost(Duration.ofSeconds(40)).until(informer::hasSynced);
-            assertThat(informer.getStore().listKeys()).containsExactly("default/a");
+            assertThat(informer.getStore().listKeys()).containsExactly("default/a", "default/kube-root-ca.crt");
             admin.configMaps()
                     .inNamespace("default")
                     .resource(new ConfigMapBuilder()

@@ -326,7 +326,8 @@ class FaultInjectionIT {
         EmbeddedApiServer server = start(EmbeddedApiServer.builder().faultInjection(true));
         ApiClient api = new ApiClient(server.url());
         try (Watch pods = api.watch(PODS + "?watch=true");
-                Watch configmaps = api.watch("/api/v1/namespaces/default/configmaps?watch=true")) {
+                Watch configmaps = api.watch(
+                        "/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dstill")) {
             await().atMost(Duration.ofSeconds(10))
                     .until(
                             () -> metrics(server)

@@ -50,7 +50,7 @@ class KubectlFaultsIT {
         assertThat(unavailable.err())
                 .contains("Error from server (ServiceUnavailable): the server is currently "
                         + "unable to handle the request (injected by kubeloop)");
-        assertThat(kubectl.run("get", "configmaps").ok().err()).contains("No resources found");
+        assertThat(kubectl.run("get", "secrets").ok().err()).contains("No resources found");
 
         server.faults().clear();
         server.faults().fail(Failure.status(500).verb("get"));

@@ -28,9 +28,10 @@ class KubectlImperativeIT extends KubectlTest {
      *   <li>{@code metadata}: {@code uid}, {@code resourceVersion}, {@code creationTimestamp}, {@code generation},
      *       {@code managedFields} (server-populated) and {@code namespace} (the server sets it from the URL);
      *   <li>{@code status} (the server's, or a dry-run's empty one);
-     *   <li>server defaults: a Namespace's {@code spec.finalizers: ["kubernetes"]}; a Service's allocated
-     *       {@code clusterIP}, {@code clusterIPs}, {@code ipFamilies}, {@code ipFamilyPolicy} and default
-     *       {@code type: ClusterIP};
+     *   <li>server defaults: a Namespace's {@code spec.finalizers: ["kubernetes"]} and
+     *       {@code kubernetes.io/metadata.name} label; a Service's allocated {@code clusterIP}, {@code clusterIPs},
+     *       {@code ipFamilies}, {@code ipFamilyPolicy} and default {@code type: ClusterIP}, {@code sessionAffinity:
+     *       None} and {@code internalTrafficPolicy: Cluster}; a Secret's {@code type: Opaque};
      *   <li>a {@code "creationTimestamp": null} at any depth (a pod template's: Go renders a zero time as null,
      *       and absent means the same).
      * </ul>
@@ -47,12 +48,29 @@ class KubectlImperativeIT extends KubectlTest {
             if (spec.path("type").asString("").equals("ClusterIP")) {
                 spec.remove("type");
             }
+            if (spec.path("sessionAffinity").asString("").equals("None")) {
+                spec.remove("sessionAffinity");
+            }
+            if (spec.path("internalTrafficPolicy").asString("").equals("Cluster")) {
+                spec.remove("internalTrafficPolicy");
+            }
         }
         if (copy.path("kind").asString("").equals("Namespace")
                 && copy.get("spec") instanceof ObjectNode spec
                 && spec.path("finalizers").size() == 1
                 && spec.path("finalizers").get(0).asString("").equals("kubernetes")) {
             spec.remove("finalizers");
+        }
+        if (copy.path("kind").asString("").equals("Secret")
+                && copy.path("type").asString("").equals("Opaque")) {
+            copy.remove("type");
+        }
+        if (copy.path("kind").asString("").equals("Namespace")
+                && copy.path("metadata").get("labels") instanceof ObjectNode labels) {
+            labels.remove("kubernetes.io/metadata.name");
+            if (labels.isEmpty()) {
+                ((ObjectNode) copy.get("metadata")).remove("labels");
+            }
         }
         dropNullCreationTimestamps(copy);
         return copy;

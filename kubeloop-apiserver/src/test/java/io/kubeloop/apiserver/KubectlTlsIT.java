@@ -68,7 +68,7 @@ class KubectlTlsIT {
     @Test
     void aTokenKubeconfigLogsIn() throws Exception {
         Kubectl alice = kubectl("alice", server.kubeconfigForToken("alice-secret-token"));
-        assertThat(alice.run("get", "configmaps").ok().err()).contains("No resources found in default namespace");
+        assertThat(alice.run("get", "secrets").ok().err()).contains("No resources found in default namespace");
     }
 
     @Test

@@ -47,7 +47,8 @@ class MetricsIT extends EmbeddedServerTest {
                 .containsPattern(
                         "apiserver_request_total\\{[^}]*code=\"200\"[^}]*resource=\"configmaps\"[^}]*verb=\"LIST\"[^}]*\\} 1")
                 .contains("apiserver_request_duration_seconds_bucket{")
-                .containsPattern("apiserver_storage_objects\\{resource=\"configmaps\"\\} 1")
+                // a, and the kube-root-ca.crt of each of the four namespaces
+                .containsPattern("apiserver_storage_objects\\{resource=\"configmaps\"\\} 5")
                 .containsPattern("apiserver_storage_objects\\{resource=\"namespaces\"\\} 4");
     }
 

@@ -166,7 +166,7 @@ class ProtobufIT extends EmbeddedServerTest {
                 CONFIGMAPS,
                 encode("{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\",\"dryRun\":[\"All\"]}"));
         assertThat(collectionDryRun.code()).as("%s", collectionDryRun.body()).isEqualTo(200);
-        assertThat(api.get(CONFIGMAPS).body().path("items")).hasSize(2);
+        assertThat(api.get(CONFIGMAPS).body().path("items")).hasSize(3); // and kube-root-ca.crt
 
         ProtobufClient.Reply deleted = protobuf.send("DELETE", CONFIGMAPS + "/a", encode("""
                 {"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"uid":"%s"}}""".formatted(
@@ -199,7 +199,9 @@ class ProtobufIT extends EmbeddedServerTest {
         assertThat(page.body().path("items")).hasSize(2);
         String next = page.body().at("/metadata/continue").asString();
         assertThat(next).as("the continue token survives protobuf").isNotEmpty();
-        assertThat(page.body().at("/metadata/remainingItemCount").asInt()).isEqualTo(1);
+        assertThat(page.body().at("/metadata/remainingItemCount").asInt())
+                .as("c and the namespace's kube-root-ca.crt")
+                .isEqualTo(2);
         ProtobufClient.Reply rest = protobuf.get(CONFIGMAPS + "?limit=2&continue=" + next);
         assertThat(rest.body().path("items").get(0).at("/metadata/name").asString())
                 .isEqualTo("c");
@@ -264,6 +266,8 @@ class ProtobufIT extends EmbeddedServerTest {
             JsonNode initial = streamingList.next();
             assertThat(initial.path("type").asString()).isEqualTo("ADDED");
             assertThat(initial.at("/object/metadata/name").asString()).isEqualTo("a");
+            JsonNode seeded = streamingList.next();
+            assertThat(seeded.at("/object/metadata/name").asString()).isEqualTo("kube-root-ca.crt");
             JsonNode end = streamingList.next();
             assertThat(end.path("type").asString()).isEqualTo("BOOKMARK");
             assertThat(end.at("/object/metadata/annotations/k8s.io~1initial-events-end")

@@ -200,7 +200,7 @@ class RbacIT extends EmbeddedServerTest {
                 .isEqualTo(200);
         JsonNode list =
                 asUser("alice", "GET", "/api/v1/namespaces/default/configmaps").body();
-        assertThat(list.path("items")).hasSize(2);
+        assertThat(list.path("items")).hasSize(3); // a, b and the namespace's kube-root-ca.crt
 
         // remove the binding: access goes with it
         assertThat(api.delete("/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/alice-cm-a")

@@ -79,7 +79,10 @@ class TlsAuthenticationIT {
                 .start();
         HttpClient client = anonymous();
         HttpResponse<java.util.stream.Stream<String>> watch = client.send(
-                HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps?watch=true"))
+                HttpRequest.newBuilder(
+                                server.url()
+                                        .resolve(
+                                                "/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dw"))
                         .header("Authorization", "Bearer alice-token-0123456789")
                         .build(),
                 HttpResponse.BodyHandlers.ofLines());

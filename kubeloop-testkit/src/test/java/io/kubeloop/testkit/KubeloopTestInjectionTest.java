@@ -83,7 +83,9 @@ class KubeloopTestInjectionTest {
             SharedIndexInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class);
             informers.start();
             assertThat(informers.waitForCacheSync(Duration.ofSeconds(30))).doesNotContainValue(false);
-            assertThat(configMaps.indexer().listKeys()).containsExactly(namespace + "/mine");
+            // the namespace's own objects, and its kube-root-ca.crt as on a cluster (there before the test began)
+            assertThat(configMaps.indexer().listKeys())
+                    .containsExactlyInAnyOrder(namespace + "/mine", namespace + "/kube-root-ca.crt");
             Samples.see("informer", configMaps);
         }
 

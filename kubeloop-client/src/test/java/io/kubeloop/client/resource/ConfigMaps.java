@@ -12,7 +12,13 @@ final class ConfigMaps {
 
     private ConfigMaps() {}
 
-    /** ConfigMaps in {@code namespace}, which is created first if the server does not have it. */
+    /** The ConfigMap every namespace of a cluster has (the embedded server adds it in the background). */
+    static final String SEEDED = "kube-root-ca.crt";
+
+    /**
+     * ConfigMaps in {@code namespace}, which is created first if the server does not have it; returns once the
+     * namespace has its {@link #SEEDED} ConfigMap, so every test starts from the same state.
+     */
     static ResourceClient<ConfigMap> in(KubernetesClient client, String namespace) {
         ResourceClient<Namespace> namespaces = client.resources(Namespace.class);
         if (namespaces.get(namespace).isEmpty()) {
@@ -22,7 +28,12 @@ final class ConfigMaps {
                     .endMetadata()
                     .build());
         }
-        return client.resources(ConfigMap.class).inNamespace(namespace);
+        ResourceClient<ConfigMap> configMaps = client.resources(ConfigMap.class).inNamespace(namespace);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(10))
+                .until(() -> configMaps.get(SEEDED).isPresent());
+        return configMaps;
     }
 
     static ConfigMap of(String name, Map<String, String> labels, Map<String, String> data) {

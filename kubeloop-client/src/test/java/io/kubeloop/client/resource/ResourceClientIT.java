@@ -110,7 +110,7 @@ class ResourceClientIT {
             cms.create(ConfigMaps.of("cm-" + i, Map.of("app", i % 2 == 0 ? "even" : "odd"), Map.of()));
         }
         ListPage<ConfigMap> all = cms.list();
-        assertThat(all.items()).hasSize(7);
+        assertThat(all.items()).hasSize(8); // and the namespace's kube-root-ca.crt
         assertThat(all.hasMore()).isFalse();
         assertThat(all.items()).allSatisfy(cm -> assertThat(cm.getKind()).isEqualTo("ConfigMap"));
 
@@ -134,7 +134,7 @@ class ResourceClientIT {
         ListPage<ConfigMap> first = cms.list(ListOptions.builder().limit(3).build());
         assertThat(first.items()).hasSize(3);
         assertThat(first.hasMore()).isTrue();
-        assertThat(first.remainingItemCount()).isEqualTo(4L);
+        assertThat(first.remainingItemCount()).isEqualTo(5L);
         ListPage<ConfigMap> second = cms.list(ListOptions.builder()
                 .limit(3)
                 .continueToken(first.continueToken())
@@ -147,7 +147,7 @@ class ResourceClientIT {
                 .resourceVersionMatch("NotOlderThan")
                 .timeoutSeconds(5)
                 .build());
-        assertThat(notOlder.items()).hasSize(7);
+        assertThat(notOlder.items()).hasSize(8);
         ListPage<ConfigMap> everything =
                 cms.listAll(2, ListOptions.builder().labelSelector("app=odd").build());
         assertThat(everything.items())
@@ -221,7 +221,8 @@ class ResourceClientIT {
         assertThat(cms.dryRun().delete("d")).isPresent();
         assertThat(cms.get("d").orElseThrow().getData()).containsEntry("k", "v");
         assertThat(cms.dryRun().deleteCollection(ListOptions.none(), DeleteOptions.defaults()))
-                .hasSize(1);
+                .extracting(cm -> cm.getMetadata().getName())
+                .containsExactlyInAnyOrder("d", ConfigMaps.SEEDED);
         assertThat(cms.get("d")).isPresent();
     }
 
@@ -269,7 +270,7 @@ class ResourceClientIT {
         assertThat(deleted).extracting(cm -> cm.getMetadata().getName()).containsExactlyInAnyOrder("c-0", "c-1", "c-2");
         assertThat(cms.list().items())
                 .extracting(cm -> cm.getMetadata().getName())
-                .containsExactly("c-3");
+                .containsExactly("c-3", ConfigMaps.SEEDED);
     }
 
     @Test

@@ -125,6 +125,14 @@ class InformerChaosIT {
         ChaosWriter writer = new ChaosWriter(
                 server.url(), NAMESPACE, SEED, KEYS, OPERATIONS, RateLimiter.tokenBucket(WRITES_PER_SECOND, 1));
         writer.populate(INITIAL_OBJECTS);
+        try (KubernetesClient seeded = KubernetesClient.builder(
+                        ClientConfig.builder().server(server.url().toString()).build())
+                .build()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> seeded.resources(ConfigMap.class)
+                    .inNamespace(NAMESPACE)
+                    .get("kube-root-ca.crt")
+                    .isPresent());
+        }
 
         // The informer's client: kubeloop's User-Agent (a partition scoped to "kubeloop/" cuts it off), a short
         // idle rule so that a stalled watch is replaced, requests that outlast a partition.
@@ -155,7 +163,8 @@ class InformerChaosIT {
         assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(30), informer::hasSynced))
                 .as("initial sync")
                 .isTrue();
-        assertThat(informer.indexer().listKeys()).hasSize(INITIAL_OBJECTS);
+        // and the namespace's kube-root-ca.crt, as on a cluster (waited for above)
+        assertThat(informer.indexer().listKeys()).hasSize(INITIAL_OBJECTS + 1);
 
         Faults faults = server.faults();
         // Compactions are paired with a stall or a partition, a few writes after it starts (well within it even on a

@@ -138,8 +138,8 @@ class ReflectorIT {
         };
         Reflector<ConfigMap> r = run(store, counting, b -> b.pageSize(500));
         await().atMost(WAIT).until(r::isWatching);
-        assertThat(store.last("replace").names()).hasSize(10_000);
-        assertThat(lists).as("10k objects in pages of 500").hasValue(20);
+        assertThat(store.last("replace").names()).hasSize(10_001); // and the namespace's kube-root-ca.crt
+        assertThat(lists).as("10k objects and kube-root-ca.crt in pages of 500").hasValue(21);
 
         ConfigMap live = configMaps.create(cm("live", Map.of()));
         configMaps.delete("cm-00000");

@@ -114,8 +114,37 @@ final class RunningServer implements AutoCloseable {
                         .addToLabels("app.kubernetes.io/managed-by", "kubeloop-testkit")
                         .endMetadata()
                         .build());
+        awaitNamespaceObjects(name);
         ClientConfig config = adminConfig.withNamespace(name);
         return new MethodNamespace(name, config, client(config), this);
+    }
+
+    /** How long a new namespace may take to get the objects every namespace has. */
+    private static final Duration NAMESPACE_OBJECTS_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Waits until namespace {@code name} has its {@code default} ServiceAccount and {@code kube-root-ca.crt}
+     * ConfigMap, which the server adds in the background as a cluster's controllers do: every test then starts from
+     * the same state (an informer's first list, a reconciler's first keys), not from a race with them. Real time on
+     * purpose (short polls, bounded): the server's own controllers, not the test's clock, create them.
+     */
+    private void awaitNamespaceObjects(String name) {
+        long deadline = System.nanoTime() + NAMESPACE_OBJECTS_TIMEOUT.toNanos();
+        while (admin.resources(io.fabric8.kubernetes.api.model.ServiceAccount.class)
+                        .inNamespace(name)
+                        .get("default")
+                        .isEmpty()
+                || admin.resources(io.fabric8.kubernetes.api.model.ConfigMap.class)
+                        .inNamespace(name)
+                        .get("kube-root-ca.crt")
+                        .isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("namespace " + name + " did not get its default ServiceAccount and "
+                        + "kube-root-ca.crt within " + NAMESPACE_OBJECTS_TIMEOUT.toSeconds() + " s");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(
+                    Duration.ofMillis(2).toNanos());
+        }
     }
 
     /** Deletes namespace {@code name}; the server deletes its contents, then the namespace, in the background. */

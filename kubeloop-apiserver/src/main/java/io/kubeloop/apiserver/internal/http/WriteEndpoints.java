@@ -142,14 +142,10 @@ final class WriteEndpoints {
         requireSameNamespace(request, object);
         boolean statusOnly = info.subresource().equals("status");
         String manager = fieldManager(request, "UpdateOptions");
-        responses.object(
-                request,
-                200,
-                conditionalUpdate(
-                        request,
-                        manager,
-                        current -> new Desired(
-                                object, ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly))));
+        responses.object(request, 200, conditionalUpdate(request, manager, current -> {
+            ObjectRules.checkUidPrecondition(type, current, object);
+            return new Desired(object, ObjectRules.prepareUpdate(type, current, object.deepCopy(), statusOnly));
+        }));
     }
 
     /**

@@ -41,6 +41,11 @@ public final class Strategies {
         s.put(key("apps", "replicasets"), new ReplicaSetStrategy());
         s.put(key("apps", "statefulsets"), new StatefulSetStrategy());
         s.put(key("apps", "daemonsets"), new DaemonSetStrategy());
+        // meta: core kinds with rules beyond the metadata (which ObjectRules checks for every kind)
+        s.put(key("", "services"), new ServiceStrategy());
+        s.put(key("", "namespaces"), new NamespaceStrategy());
+        s.put(key("", "secrets"), new SecretStrategy());
+        s.put(key("", "configmaps"), new ConfigMapStrategy());
         return new Strategies(s);
     }
 
