@@ -7,6 +7,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.model.StatusReason;
 import io.kubeloop.model.Statuses;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
@@ -25,9 +26,13 @@ import tools.jackson.databind.json.JsonMapper;
  *       rethrows what a handler throws and leaves that connection in limbo (never answered, never reaped), and an
  *       {@code Error} has no business travelling further up a thread the server may share.</li>
  *   <li>A body declared larger than {@link #maxBodyBytes} by {@code Content-Length} is refused with kube's 413
- *       before a byte of it is read, and the connection is closed, so an oversized upload costs nothing. (With
- *       {@code Expect: 100-continue} the JDK server has already sent the interim {@code 100 Continue} by then:
- *       it does so before any handler runs; the client gets the 413 next, and no byte of its body is read.)</li>
+ *       before a byte of it is stored, and the connection is closed. Before closing, what the client sends of the
+ *       body is read and thrown away, up to {@link #LINGER_BYTES} beyond the limit (a "lingering close", as Go's
+ *       server does): closing a socket with unread bytes makes the kernel reset the connection, and the reset
+ *       discards the 413 the client has not read yet. A body declared larger still is not read at all: the
+ *       client may lose the answer, but no client can make the server read gigabytes. (With {@code Expect:
+ *       100-continue} the JDK server has already sent the interim {@code 100 Continue}: it does so before any
+ *       handler runs.)</li>
  * </ul>
  */
 public final class RequestBoundary implements HttpHandler {
@@ -63,10 +68,10 @@ public final class RequestBoundary implements HttpHandler {
                     413,
                     Statuses.failure(
                             StatusReason.RequestEntityTooLarge, "Request entity too large: limit is " + maxBodyBytes));
-            // Closing the exchange would first drain up to 64 KiB of the body the client may never send
-            // (sun.net.httpserver.drainAmount), holding the connection. The JDK server closes the connection at
-            // once when a handler throws an IOException, and the answer is already flushed.
-            throw new IOException("closing the connection without reading the refused body");
+            lingerOver(exchange);
+            // Closing the exchange would drain more of the body (sun.net.httpserver.drainAmount); the JDK server
+            // closes the connection at once when a handler throws an IOException, and the answer is flushed.
+            throw new IOException("closing the connection after refusing its body");
         }
         try {
             delegate.handle(exchange);
@@ -74,6 +79,30 @@ public final class RequestBoundary implements HttpHandler {
             failed(exchange, t);
         } finally {
             exchange.close();
+        }
+    }
+
+    /** Bytes beyond the body limit a refused body is read and discarded for, before its connection closes. */
+    static final long LINGER_BYTES = 4L * 1024 * 1024;
+
+    /**
+     * Reads and discards the refused body, when it is declared no larger than the limit plus {@link #LINGER_BYTES},
+     * so that the connection closes without unread bytes (see the type's invariants). A client that stops sending
+     * is cut off by the JDK server's request-time limit ({@code ConnectionLimits}).
+     */
+    private void lingerOver(HttpExchange exchange) {
+        long declared = Long.parseLong(
+                exchange.getRequestHeaders().getFirst("Content-Length").strip());
+        if (declared > maxBodyBytes + LINGER_BYTES) {
+            return;
+        }
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = exchange.getRequestBody()) {
+            while (in.read(buffer) >= 0) {
+                // discard: the stream ends at the declared length
+            }
+        } catch (IOException clientGone) {
+            // nothing left to protect
         }
     }
 
