@@ -6,15 +6,17 @@
 #
 #   kubeloop-bench/scripts/apiserver-before-after.sh BASE_COMMIT [REPEATS] [OUT_DIR]
 #
-# Writes OUT_DIR/{before,after}-N.json (JMH JSON) and prints the median table (apiserver-table.py).
+# Writes OUT_DIR/{before,after}-N.json (JMH JSON) and prints the median table (apiserver-table.py). BENCHES (a JMH
+# regex) and JMH_ARGS override the benchmarks and their options, e.g. for the client's decoding benchmarks.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 BASE="${1:?usage: apiserver-before-after.sh BASE_COMMIT [REPEATS] [OUT_DIR]}"
 REPEATS="${2:-3}"
 OUT="${3:-$ROOT/kubeloop-bench/results/$(date -u +%F)-apiserver-validation}"
 JAVA="${JAVA_HOME:?set JAVA_HOME to a JDK 21+}/bin/java"
-BENCHES='io.kubeloop.bench.(ApiServerBenchmark.(create_1client|createPod_1client|list)|WatchFanOutBenchmark)'
-JMH_ARGS=(-f 1 -wi 2 -w 2s -i 4 -r 2s -p pods=10000 -prof gc -rf json)
+BENCHES="${BENCHES:-io.kubeloop.bench.(ApiServerBenchmark.(create_1client|createPod_1client|list)|WatchFanOutBenchmark)}"
+read -r -a JMH_ARGS <<<"${JMH_ARGS:--f 1 -wi 2 -w 2s -i 4 -r 2s -p pods=10000 -prof gc}"
+JMH_ARGS+=(-rf json)
 mkdir -p "$OUT"
 BEFORE_DIR="$(mktemp -d)"
 trap 'git -C "$ROOT" worktree remove --force "$BEFORE_DIR/src" >/dev/null 2>&1 || true; rm -rf "$BEFORE_DIR"' EXIT

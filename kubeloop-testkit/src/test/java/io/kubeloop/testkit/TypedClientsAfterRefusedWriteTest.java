@@ -53,11 +53,12 @@ class TypedClientsAfterRefusedWriteTest {
                 .build());
         assertThat(configMaps.list().items())
                 .extracting(c -> c.getMetadata().getName())
-                .containsExactly("good");
+                .containsExactlyInAnyOrder("good", "kube-root-ca.crt"); // every namespace has the CA bundle
 
         SharedIndexInformer<ConfigMap> informer = informers.informerFor(ConfigMap.class);
         informers.start();
         assertThat(informers.waitForCacheSync(Duration.ofSeconds(10))).containsValue(true);
         assertThat(informer.hasSynced()).isTrue();
+        assertThat(informer.indexer().listKeys()).contains(namespace + "/good");
     }
 }
