@@ -105,9 +105,16 @@ public class ApiServerBenchmark {
     }
 
     private static long create(Running s) throws Exception {
-        String body = "{\"metadata\":{\"name\":\"cm-" + s.names.incrementAndGet() + "\"},\"data\":{\"k\":\"v\"}}";
+        return post(
+                s,
+                "configmaps",
+                "{\"metadata\":{\"name\":\"cm-" + s.names.incrementAndGet() + "\"},\"data\":{\"k\":\"v\"}}");
+    }
+
+    /** POSTs {@code body} to {@code resource} in the default namespace; anything but 201 fails the benchmark. */
+    private static long post(Running s, String resource, String body) throws Exception {
         HttpResponse<InputStream> r =
-                send(HttpRequest.newBuilder(URI.create(s.server.url() + "/api/v1/namespaces/default/configmaps"))
+                send(HttpRequest.newBuilder(URI.create(s.server.url() + "/api/v1/namespaces/default/" + resource))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build());
@@ -138,19 +145,13 @@ public class ApiServerBenchmark {
      * write of a built-in kind goes through: decoding, type checking, defaulting, validation, storage.
      */
     private static long createPod(Running s) throws Exception {
-        String body = "{\"metadata\":{\"name\":\"pod-" + s.names.incrementAndGet()
-                + "\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"nginx\","
-                + "\"image\":\"nginx:1.27\",\"ports\":[{\"containerPort\":80}],\"resources\":{\"requests\":"
-                + "{\"cpu\":\"100m\",\"memory\":\"64Mi\"}}}]}}";
-        HttpResponse<InputStream> r =
-                send(HttpRequest.newBuilder(URI.create(s.server.url() + "/api/v1/namespaces/default/pods"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build());
-        if (r.statusCode() != 201) {
-            throw new IllegalStateException("create answered " + r.statusCode());
-        }
-        return drain(r);
+        return post(
+                s,
+                "pods",
+                "{\"metadata\":{\"name\":\"pod-" + s.names.incrementAndGet()
+                        + "\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"nginx\","
+                        + "\"image\":\"nginx:1.27\",\"ports\":[{\"containerPort\":80}],\"resources\":{\"requests\":"
+                        + "{\"cpu\":\"100m\",\"memory\":\"64Mi\"}}}]}}");
     }
 
     @Benchmark
