@@ -7,6 +7,7 @@ import io.kubeloop.apiserver.internal.auth.Authentication;
 import io.kubeloop.apiserver.internal.auth.StaticTokens;
 import io.kubeloop.apiserver.internal.bootstrap.ClusterObjects;
 import io.kubeloop.apiserver.internal.crd.CustomResources;
+import io.kubeloop.apiserver.internal.http.AdminEndpoints;
 import io.kubeloop.apiserver.internal.http.ApiHttpHandler;
 import io.kubeloop.apiserver.internal.http.RequestBody;
 import io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle;
@@ -62,6 +63,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final ExecutorService executor;
     private final URI url;
     private final Store store;
+    private final Clock clock;
     /** Null when serving plain HTTP. */
     private final ServerTls tls;
 
@@ -73,6 +75,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private EmbeddedApiServer(Builder b) throws IOException {
         JsonMapper json = JsonMapper.builder().build();
+        this.clock = b.clock;
         AtomicReference<ResourceRegistry> registry = new AtomicReference<>(b.registry);
         this.store = Store.builder().clock(b.clock).historyLimit(b.historyLimit).build();
         for (String ns : INITIAL_NAMESPACES) {
@@ -92,6 +95,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         handler.faults(faults);
         handler.customResources(new CustomResources(json, store, b.clock, registry));
         handler.accessControl(b.rbac ? AccessControl.rbac(store, b.clock) : AccessControl.allowAll());
+        handler.adminEndpoints(AdminEndpoints.of(b.adminEndpoints));
         this.executor = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("apiserver-", 0).factory());
         io.kubeloop.apiserver.internal.server.ConnectionLimits.apply(); // before the JVM's first HTTP server
@@ -166,6 +170,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The server's clock ({@link Builder#clock}, else the system clock): the one behind its timestamps, watch
+     * timeouts, bookmarks and graceful deletions. Whatever runs beside the server and writes times into its objects
+     * (controllers, simulated nodes) should use it, so that a test stepping a {@code FakeClock} moves them all.
+     */
+    public Clock clock() {
+        return clock;
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:41234}, or {@code https://...} with {@link Builder#tls()}. */
@@ -275,8 +288,28 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private boolean faultInjection;
         private long faultSeed = new java.util.SplittableRandom().nextLong();
         private boolean rbac;
+        private final java.util.Map<String, AdminEndpoint> adminEndpoints = new java.util.LinkedHashMap<>();
 
         private Builder() {}
+
+        /**
+         * Serves {@code endpoint} at {@code /kubeloop/<name>} and every path below it, for the administrator only
+         * (members of {@code system:masters}; everyone while authentication is off), whether or not
+         * {@link #faultInjection fault injection} is on. See {@link AdminEndpoint} for what the server does around
+         * it.
+         *
+         * @param name one path segment, {@code [a-z][a-z0-9-]*}, not {@code faults} (the fault admin path)
+         * @throws IllegalArgumentException for a name that breaks those rules or is already taken
+         */
+        public Builder adminEndpoint(String name, AdminEndpoint endpoint) {
+            AdminEndpoints.checkName(name);
+            Objects.requireNonNull(endpoint, "endpoint");
+            if (adminEndpoints.containsKey(name)) {
+                throw new IllegalArgumentException("an admin endpoint named \"" + name + "\" is already set");
+            }
+            adminEndpoints.put(name, endpoint);
+            return this;
+        }
 
         /**
          * Serves HTTPS with a CA generated at start, and turns authentication on: client certificates of

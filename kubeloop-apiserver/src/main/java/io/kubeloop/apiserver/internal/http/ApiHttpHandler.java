@@ -107,6 +107,13 @@ public final class ApiHttpHandler implements HttpHandler {
 
     private volatile AccessControl access = AccessControl.allowAll();
 
+    private volatile AdminEndpoints adminEndpoints = AdminEndpoints.NONE;
+
+    /** The admin endpoints under {@code /kubeloop/<name>}; set once before the server starts. */
+    public void adminEndpoints(AdminEndpoints endpoints) {
+        this.adminEndpoints = endpoints;
+    }
+
     /** Who may do what, and the review endpoints; default {@link AccessControl#allowAll()}. */
     public void accessControl(AccessControl access) {
         this.access = access;
@@ -167,7 +174,7 @@ public final class ApiHttpHandler implements HttpHandler {
     }
 
     /**
-     * A partition is a pulled cable: it holds every request but the admin path's before anything answers, so a
+     * A partition is a pulled cable: it holds every request but the admin paths' before anything answers, so a
      * request that would be refused (401, 403) is held like any other.
      */
     private void holdWhilePartitioned(HttpExchange exchange) throws IOException {
@@ -176,7 +183,7 @@ public final class ApiHttpHandler implements HttpHandler {
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        if (injector != null && !FaultInjector.isAdminPath(path)) {
+        if (injector != null && !FaultInjector.isAdminPath(path) && adminEndpoints.nameOf(path) == null) {
             injector.holdWhilePartitioned(exchange);
         }
     }
@@ -199,6 +206,11 @@ public final class ApiHttpHandler implements HttpHandler {
                 injector.serveAdmin(exchange, path); // exempt from every fault, so that one can always be cleared
                 return;
             }
+        }
+        String admin = adminEndpoints.nameOf(path);
+        if (admin != null) {
+            adminEndpoints.serve(exchange, admin, path, responses); // exempt from faults, as the fault admin path
+            return;
         }
         if (path.equals("/version")) {
             if (requireGet(exchange, method)) {
