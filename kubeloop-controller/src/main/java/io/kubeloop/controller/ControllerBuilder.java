@@ -108,6 +108,25 @@ public final class ControllerBuilder<T extends HasMetadata> {
     }
 
     /**
+     * Also watch {@code type}, with {@code handler} deciding what each event enqueues (controller-runtime's
+     * {@code Watches(obj, handler)} with a {@code TypedEventHandler}): for handlers that must know the kind of event
+     * or keep bookkeeping in step with the cache before enqueueing (expectations), or enqueue after a delay.
+     */
+    public <S extends HasMetadata> ControllerBuilder<T> watches(Class<S> type, EventHandler<? super S> handler) {
+        return watches(type, handler, null);
+    }
+
+    /** {@link #watches(Class, EventHandler)}, with only the events {@code filter} passes reaching the handler. */
+    public <S extends HasMetadata> ControllerBuilder<T> watches(
+            Class<S> type, EventHandler<? super S> handler, EventFilter<? super S> filter) {
+        requireOpen();
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(handler, "handler");
+        sources.add(EventSource.handled(type, filter, handler));
+        return this;
+    }
+
+    /**
      * Only the events of the controller's own type that {@code filter} passes are enqueued. Unlike controller-runtime's
      * {@code WithEventFilter}, it applies to the {@code newControllerFor} type only: give {@link #owns(Class,
      * EventFilter)} and {@link #watches(Class, RequestMapper, EventFilter)} their own. Several calls combine with

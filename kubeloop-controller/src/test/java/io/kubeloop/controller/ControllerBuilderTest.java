@@ -113,6 +113,53 @@ class ControllerBuilderTest {
     }
 
     @Test
+    void anEventHandlerKnowsTheKindOfEventAndEnqueuesNowOrLater() throws Exception {
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        h.manager
+                .newControllerFor(ConfigMap.class)
+                .watches(Secret.class, new EventHandler<Secret>() {
+                    @Override
+                    public void onCreate(Secret s, boolean isInInitialList, EventHandler.Queue queue) {
+                        seen.add("create " + s.getMetadata().getName());
+                        queue.add(Request.of(s.getMetadata().getNamespace(), "created"));
+                    }
+
+                    @Override
+                    public void onUpdate(Secret old, Secret s, EventHandler.Queue queue) {
+                        seen.add("update " + s.getMetadata().getName());
+                        queue.addAfter(Request.of(s.getMetadata().getNamespace(), "updated"), Duration.ofMillis(200));
+                    }
+
+                    @Override
+                    public void onDelete(Secret s, boolean finalStateUnknown, EventHandler.Queue queue) {
+                        seen.add("delete " + s.getMetadata().getName());
+                        queue.add(Request.of(s.getMetadata().getNamespace(), "deleted"));
+                    }
+                })
+                .complete(recorder);
+        h.start(ConfigMap.class, Secret.class);
+        var secrets = client.resources(Secret.class)
+                .inNamespace(h.configMaps.namespace().orElseThrow());
+        secrets.create(new SecretBuilder()
+                .withNewMetadata()
+                .withName("s")
+                .endMetadata()
+                .build());
+        eventually().until(() -> recorder.count("created") == 1);
+        long before = System.nanoTime();
+        secrets.edit("s", s -> new SecretBuilder(s)
+                .editMetadata()
+                .withLabels(Map.of("k", "v"))
+                .endMetadata()
+                .build());
+        eventually().until(() -> recorder.count("updated") == 1);
+        assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        secrets.delete("s");
+        eventually().until(() -> recorder.count("deleted") == 1);
+        assertThat(seen).containsExactly("create s", "update s", "delete s");
+    }
+
+    @Test
     void anEventFilterKeepsOtherObjectsOutOfTheQueue() throws Exception {
         h.manager
                 .newControllerFor(ConfigMap.class)

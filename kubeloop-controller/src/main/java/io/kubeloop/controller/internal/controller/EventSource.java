@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.kubeloop.controller.EventFilter;
+import io.kubeloop.controller.EventHandler;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.RequestMapper;
 import io.kubeloop.informer.ResourceEventHandler;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,8 +19,8 @@ import org.slf4j.Logger;
 
 /**
  * One watch of a controller: a type, its event filter and how an object of it maps to requests of the controller's
- * type (the object itself, its controlling owner, or a user's {@link RequestMapper}). It makes the informer handler
- * that feeds the controller's current queue.
+ * type (the object itself, its controlling owner, or a user's {@link RequestMapper}) — or a user's {@link EventHandler}
+ * that enqueues by itself. It makes the informer handler that feeds the controller's current queue.
  *
  * <p>Handler rules (controller-runtime's {@code handler} package with the priority-queue wrapper of §3.2):
  * <ul>
@@ -28,6 +30,7 @@ import org.slf4j.Logger;
  *       normal priority; the requests of the old <em>and</em> the new object are enqueued, each once;</li>
  *   <li>a deletion is always enqueued at normal priority.</li>
  * </ul>
+ * A user's {@link EventHandler} gets a {@link EventHandler.Queue} whose adds carry the same priorities.
  * A filter or mapper that throws is logged at ERROR with the controller and the object, and its event is dropped:
  * the informer's dispatcher carries on.
  *
@@ -43,14 +46,34 @@ public final class EventSource<S extends HasMetadata> {
 
     private final Class<S> type;
     private final EventFilter<? super S> filter;
+    /** How events become requests: through {@code mapping}, or by {@code custom} itself (exactly one is set). */
     private final Mapping<S> mapping;
+
+    private final EventHandler<? super S> custom;
     private final String description;
 
-    private EventSource(Class<S> type, EventFilter<? super S> filter, Mapping<S> mapping, String description) {
+    private EventSource(
+            Class<S> type,
+            EventFilter<? super S> filter,
+            Mapping<S> mapping,
+            EventHandler<? super S> custom,
+            String description) {
         this.type = Objects.requireNonNull(type, "type");
         this.filter = filter != null ? filter : new EventFilter<S>() {};
         this.mapping = mapping;
+        this.custom = custom;
         this.description = description;
+    }
+
+    private EventSource(Class<S> type, EventFilter<? super S> filter, Mapping<S> mapping, String description) {
+        this(type, filter, mapping, null, description);
+    }
+
+    /** Events of {@code type} go to {@code handler}, which enqueues what it wants. */
+    public static <S extends HasMetadata> EventSource<S> handled(
+            Class<S> type, EventFilter<? super S> filter, EventHandler<? super S> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return new EventSource<>(type, filter, null, handler, "watches " + type.getSimpleName() + " with " + handler);
     }
 
     /** Events of {@code type} enqueue the object itself. */
@@ -125,10 +148,14 @@ public final class EventSource<S extends HasMetadata> {
             @Override
             public void onAdd(S object, boolean isInInitialList) {
                 try {
-                    if (filter.create(object, isInInitialList)) {
-                        enqueue(
-                                mapping.requests(object),
-                                isInInitialList ? RequestQueue.LOW_PRIORITY : RequestQueue.NORMAL_PRIORITY);
+                    if (!filter.create(object, isInInitialList)) {
+                        return;
+                    }
+                    int priority = isInInitialList ? RequestQueue.LOW_PRIORITY : RequestQueue.NORMAL_PRIORITY;
+                    if (custom != null) {
+                        custom.onCreate(object, isInInitialList, view(priority));
+                    } else {
+                        enqueue(mapping.requests(object), priority);
                     }
                 } catch (RuntimeException e) {
                     dropped("create", object, e);
@@ -138,7 +165,18 @@ public final class EventSource<S extends HasMetadata> {
             @Override
             public void onUpdate(S oldObject, S newObject) {
                 try {
-                    if (filter.update(oldObject, newObject)) {
+                    if (!filter.update(oldObject, newObject)) {
+                        return;
+                    }
+                    if (custom != null) {
+                        custom.onUpdate(
+                                oldObject,
+                                newObject,
+                                view(
+                                        isResync(oldObject, newObject)
+                                                ? RequestQueue.LOW_PRIORITY
+                                                : RequestQueue.NORMAL_PRIORITY));
+                    } else {
                         Set<Request> requests = new LinkedHashSet<>(mapping.requests(oldObject));
                         requests.addAll(mapping.requests(newObject));
                         enqueue(
@@ -158,12 +196,44 @@ public final class EventSource<S extends HasMetadata> {
                     return;
                 }
                 try {
-                    if (filter.delete(object, finalStateUnknown)) {
+                    if (!filter.delete(object, finalStateUnknown)) {
+                        return;
+                    }
+                    if (custom != null) {
+                        custom.onDelete(object, finalStateUnknown, view(RequestQueue.NORMAL_PRIORITY));
+                    } else {
                         enqueue(mapping.requests(object), RequestQueue.NORMAL_PRIORITY);
                     }
                 } catch (RuntimeException e) {
                     dropped("delete", object, e);
                 }
+            }
+
+            private EventHandler.Queue view(int priority) {
+                return new EventHandler.Queue() {
+                    @Override
+                    public void add(Request request) {
+                        RequestQueue q = queue.get();
+                        if (q != null) {
+                            q.add(Objects.requireNonNull(request, "request"), priority);
+                        }
+                    }
+
+                    @Override
+                    public void addAfter(Request request, Duration delay) {
+                        Objects.requireNonNull(request, "request");
+                        Objects.requireNonNull(delay, "delay");
+                        RequestQueue q = queue.get();
+                        if (q == null) {
+                            return;
+                        }
+                        if (delay.isNegative() || delay.isZero()) {
+                            q.add(request, priority);
+                        } else {
+                            q.addAfter(request, delay, priority);
+                        }
+                    }
+                };
             }
 
             private void enqueue(Collection<Request> requests, int priority) {
@@ -178,7 +248,8 @@ public final class EventSource<S extends HasMetadata> {
 
             private void dropped(String event, S object, RuntimeException e) {
                 log.error(
-                        "controller {}: the event filter or request mapper of {} failed on the {} of {}; event dropped",
+                        "controller {}: the event filter, request mapper or event handler of {} failed on the {} of {};"
+                                + " event dropped",
                         controller,
                         description,
                         event,

@@ -51,6 +51,14 @@ final class RequestQueue {
         queue.add(request, priority);
     }
 
+    /** Adds {@code request} after {@code delay}, at {@code priority} (an event handler's delayed add). */
+    void addAfter(Request request, Duration delay, int priority) {
+        if (queue.shuttingDown()) {
+            return;
+        }
+        queue.addAfter(request, delay, priority);
+    }
+
     void addAfter(Taken taken, Duration delay) {
         queue.addAfter(taken.request(), delay, taken.priority());
     }
