@@ -12,6 +12,7 @@ import io.kubeloop.apiserver.internal.http.ApiHttpHandler;
 import io.kubeloop.apiserver.internal.http.RequestBody;
 import io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle;
 import io.kubeloop.apiserver.internal.rbac.AccessControl;
+import io.kubeloop.apiserver.internal.registry.Strategies;
 import io.kubeloop.apiserver.internal.server.RequestBoundary;
 import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
@@ -82,7 +83,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
             store.create(StorageKey.clusterScoped("", "namespaces", ns), namespace(json, ns, b.clock));
         }
         this.lifecycle = ObjectLifecycle.start(store, b.clock, registry::get);
-        ApiHttpHandler handler = new ApiHttpHandler(json, registry::get, store, b.clock, b.bookmarkInterval, lifecycle);
+        ApiHttpHandler handler = new ApiHttpHandler(
+                json,
+                registry::get,
+                store,
+                b.clock,
+                b.bookmarkInterval,
+                lifecycle,
+                Strategies.builtIn(b.notReadyTolerationSeconds, b.unreachableTolerationSeconds));
         this.faults = new FaultInjector(
                 b.clock,
                 b.faultSeed,
@@ -289,6 +297,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         private long faultSeed = new java.util.SplittableRandom().nextLong();
         private boolean rbac;
         private final java.util.Map<String, AdminEndpoint> adminEndpoints = new java.util.LinkedHashMap<>();
+        private long notReadyTolerationSeconds = 300;
+        private long unreachableTolerationSeconds = 300;
 
         private Builder() {}
 
@@ -417,6 +427,25 @@ public final class EmbeddedApiServer implements AutoCloseable {
         /** The seed for fault fractions and jitter (default random): the same seed gives the same pattern. */
         public Builder faultSeed(long seed) {
             this.faultSeed = seed;
+            return this;
+        }
+
+        /**
+         * The {@code tolerationSeconds} of the tolerations the DefaultTolerationSeconds admission plugin gives every
+         * pod that does not tolerate the taints already: {@code node.kubernetes.io/not-ready:NoExecute} and {@code
+         * node.kubernetes.io/unreachable:NoExecute} (kube-apiserver's {@code --default-not-ready-toleration-seconds}
+         * and {@code --default-unreachable-toleration-seconds}; both 300 by default). How long a pod stays on a
+         * failed node before the taint eviction controller of a cluster evicts it.
+         *
+         * @throws IllegalArgumentException if either is negative
+         */
+        public Builder defaultTolerationSeconds(long notReady, long unreachable) {
+            if (notReady < 0 || unreachable < 0) {
+                throw new IllegalArgumentException("default toleration seconds must not be negative, were notReady="
+                        + notReady + ", unreachable=" + unreachable);
+            }
+            this.notReadyTolerationSeconds = notReady;
+            this.unreachableTolerationSeconds = unreachable;
             return this;
         }
 

@@ -324,4 +324,37 @@ class RbacIT extends EmbeddedServerTest {
         assertThat(r.body().path("reason").asString()).isEqualTo("BadRequest");
         assertThat(r.body().path("message").asString()).contains("Impersonate-User");
     }
+
+    @Test
+    void bindingAPodNeedsCreateOnPodsBinding() {
+        api.create(
+                "/api/v1/namespaces/default/pods",
+                "{\"metadata\":{\"name\":\"to-bind\"},"
+                        + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}");
+        String binding = "{\"metadata\":{\"name\":\"to-bind\"},\"target\":{\"kind\":\"Node\",\"name\":\"node-1\"}}";
+        assertForbidden(
+                api.request(
+                        "POST",
+                        "/api/v1/namespaces/default/pods/to-bind/binding",
+                        "application/json",
+                        binding,
+                        as("sched")),
+                "pods \"to-bind\" is forbidden: User \"sched\" cannot create resource \"pods/binding\" in API group "
+                        + "\"\" in the namespace \"default\"",
+                "to-bind",
+                "",
+                "pods");
+        role("default", "binder", "[{\"apiGroups\":[\"\"],\"resources\":[\"pods/binding\"],\"verbs\":[\"create\"]}]");
+        bindRole("default", "binder", "Role", "binder", "sched");
+        ApiClient.Reply bound = api.request(
+                "POST", "/api/v1/namespaces/default/pods/to-bind/binding", "application/json", binding, as("sched"));
+        assertThat(bound.code()).as(bound.raw()).isEqualTo(201);
+        assertForbidden(
+                api.request("POST", "/api/v1/namespaces/default/bindings", "application/json", binding, as("sched")),
+                "bindings is forbidden: User \"sched\" cannot create resource \"bindings\" in API group \"\" in the "
+                        + "namespace \"default\"",
+                "",
+                "",
+                "bindings");
+    }
 }

@@ -1,6 +1,7 @@
 package io.kubeloop.model;
 
 import static io.kubeloop.model.ResourceType.ALL_VERBS;
+import static io.kubeloop.model.ResourceType.BINDING;
 import static io.kubeloop.model.ResourceType.EVICTION;
 import static io.kubeloop.model.ResourceType.SCALE;
 import static io.kubeloop.model.ResourceType.STATUS;
@@ -20,12 +21,14 @@ final class BuiltInResources {
     private static final List<String> NAMESPACE_VERBS =
             List.of("create", "delete", "get", "list", "patch", "update", "watch");
 
-    /** Verbs of the review kinds: they are computed on create and never stored. */
+    /** Verbs of the review kinds (computed on create, never stored) and of the legacy bindings collection. */
     private static final List<String> CREATE_ONLY = List.of("create");
 
     static final ResourceRegistry REGISTRY = ResourceRegistry.of(List.of(
             core("Namespace", "namespaces", false, List.of("ns"), List.of(), NAMESPACE_VERBS, Set.of(STATUS)),
-            core("Pod", "pods", true, List.of("po"), List.of("all"), ALL_VERBS, Set.of(STATUS, EVICTION)),
+            core("Pod", "pods", true, List.of("po"), List.of("all"), ALL_VERBS, Set.of(STATUS, EVICTION, BINDING)),
+            // the legacy collection POST /api/v1/namespaces/{ns}/bindings, create only, as pods/binding
+            core("Binding", "bindings", true, List.of(), List.of(), CREATE_ONLY, Set.of()),
             core("Node", "nodes", false, List.of("no"), List.of(), ALL_VERBS, Set.of(STATUS)),
             core("Service", "services", true, List.of("svc"), List.of("all"), ALL_VERBS, Set.of(STATUS)),
             core("Endpoints", "endpoints", true, List.of("ep"), List.of(), ALL_VERBS, Set.of()),

@@ -16,7 +16,7 @@ import java.util.Set;
  * @param shortNames kubectl's abbreviations ({@code po})
  * @param categories groups such as {@code all}
  * @param verbs the verbs of the main resource, in discovery order
- * @param subresources {@code status}, {@code scale}, {@code eviction} (pods)
+ * @param subresources {@code status}, {@code scale}, {@code eviction} and {@code binding} (pods)
  * @param listKind the kind of a list of these objects; null means {@code <kind>List} ({@code PodList})
  */
 public record ResourceType(
@@ -39,6 +39,9 @@ public record ResourceType(
 
     /** {@code pods/eviction}: a policy/v1 Eviction is POSTed to it (create only). */
     public static final String EVICTION = "eviction";
+
+    /** {@code pods/binding}: a v1 Binding is POSTed to it to assign the pod to a node (create only). */
+    public static final String BINDING = "binding";
 
     public ResourceType {
         Objects.requireNonNull(gvk, "gvk");

@@ -79,6 +79,7 @@ class ResourceRegistryTest {
                 .containsExactly(
                         "namespaces",
                         "pods",
+                        "bindings",
                         "nodes",
                         "services",
                         "endpoints",
@@ -137,7 +138,8 @@ class ResourceRegistryTest {
         assertThat(registry.resolve("job").orElseThrow().categories()).containsExactly("all");
         assertThat(registry.resolve("ing").orElseThrow().categories()).isEmpty();
         assertThat(registry.resolve("pods").orElseThrow().subresources())
-                .containsExactlyInAnyOrder("status", "eviction");
+                .containsExactlyInAnyOrder("status", "eviction", "binding");
+        assertThat(registry.byResource("", "bindings").orElseThrow().verbs()).containsExactly("create");
     }
 
     @Test

@@ -56,7 +56,8 @@ public final class ApiHttpHandler implements HttpHandler {
             Store store,
             Clock clock,
             java.time.Duration bookmarkInterval,
-            io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle lifecycle) {
+            io.kubeloop.apiserver.internal.lifecycle.ObjectLifecycle lifecycle,
+            Strategies strategies) {
         this.json = json;
         this.registry = registry;
         this.clock = clock;
@@ -79,7 +80,7 @@ public final class ApiHttpHandler implements HttpHandler {
                         served,
                         lifecycle,
                         protobuf,
-                        new Admission(Strategies.builtIn()),
+                        new Admission(strategies),
                         new Bodies(json),
                         new ServiceAddresses(store),
                         extensions),

@@ -22,11 +22,13 @@ final class Discovery {
 
     /** The subresources discovery lists, in kube's (alphabetical) order. */
     private static final List<String> SUBRESOURCES =
-            List.of(ResourceType.EVICTION, ResourceType.SCALE, ResourceType.STATUS);
+            List.of(ResourceType.BINDING, ResourceType.EVICTION, ResourceType.SCALE, ResourceType.STATUS);
 
-    /** {@code pods/eviction} is create only; status and scale are read and written. */
+    /** {@code pods/binding} and {@code pods/eviction} are create only; status and scale are read and written. */
     private static List<String> verbs(String subresource) {
-        return subresource.equals(ResourceType.EVICTION) ? List.of("create") : SUBRESOURCE_VERBS;
+        return subresource.equals(ResourceType.EVICTION) || subresource.equals(ResourceType.BINDING)
+                ? List.of("create")
+                : SUBRESOURCE_VERBS;
     }
 
     private final JsonMapper json;
@@ -139,6 +141,8 @@ final class Discovery {
                     s.put("group", "policy");
                     s.put("version", "v1");
                     s.put("kind", "Eviction");
+                } else if (sub.equals(ResourceType.BINDING)) {
+                    s.put("kind", "Binding");
                 } else {
                     s.put("kind", t.kind());
                 }
@@ -196,6 +200,8 @@ final class Discovery {
                                 kind(s.putObject("responseKind"), "autoscaling", "v1", "Scale");
                             } else if (sub.equals(ResourceType.EVICTION)) {
                                 kind(s.putObject("responseKind"), "policy", "v1", "Eviction");
+                            } else if (sub.equals(ResourceType.BINDING)) {
+                                kind(s.putObject("responseKind"), "", "v1", "Binding");
                             } else {
                                 kind(s.putObject("responseKind"), t.group(), t.version(), t.kind());
                             }

@@ -16,7 +16,8 @@ import java.io.IOException;
  * The verbs on resources, dispatched: get, list and {@code /scale} reads to {@link ReadEndpoints}, watches to
  * {@link WatchEndpoints}, create, update, patch, delete and deletecollection to {@link WriteEndpoints}, on the main
  * resource and its {@code status} and {@code scale} subresources (see the apiserver protocol reference §1.4–§1.7).
- * A POST to {@code pods/{name}/eviction} goes to {@link WriteEndpoints#evict}. Checks what every verb shares first: the verb's metric label, injected faults, the namespace scope of the path,
+ * A POST to {@code pods/{name}/eviction} goes to {@link WriteEndpoints#evict}, one to {@code pods/{name}/binding}
+ * or to the legacy {@code bindings} collection to {@link WriteEndpoints#bind}. Checks what every verb shares first: the verb's metric label, injected faults, the namespace scope of the path,
  * the subresource, and whether the answer's media type can be served.
  *
  * <p>Invariant: every refusal below (an {@link ApiException}, a storage, admission, lifecycle or custom resource
@@ -94,8 +95,13 @@ final class ResourceEndpoints {
             podRuntime.handle(request);
             return;
         }
+        if (type.group().isEmpty() && type.plural().equals("bindings")) {
+            legacyBinding(request);
+            return;
+        }
         if (!sub.isEmpty()
                 && !(sub.equals("status") && type.hasStatus())
+                && !(sub.equals(ResourceType.BINDING) && type.subresources().contains(ResourceType.BINDING))
                 && !(sub.equals("scale") && type.hasScale())
                 && !(sub.equals(ResourceType.EVICTION) && type.subresources().contains(ResourceType.EVICTION))) {
             throw new ApiException(Statuses.routeNotFound());
@@ -120,8 +126,8 @@ final class ResourceEndpoints {
             }
             return;
         }
-        if (sub.equals(ResourceType.EVICTION) && !method.equals("POST")) {
-            throw methodNotAllowed(); // pods/eviction is create only
+        if ((sub.equals(ResourceType.EVICTION) || sub.equals(ResourceType.BINDING)) && !method.equals("POST")) {
+            throw methodNotAllowed(); // pods/eviction and pods/binding are create only
         }
         switch (method) {
             case "GET", "HEAD" -> {
@@ -134,10 +140,13 @@ final class ResourceEndpoints {
                 }
             }
             case "POST" -> {
-                if (!sub.equals(ResourceType.EVICTION)) {
+                if (sub.equals(ResourceType.BINDING)) {
+                    writes.bind(request, type);
+                } else if (sub.equals(ResourceType.EVICTION)) {
+                    writes.evict(request);
+                } else {
                     throw methodNotAllowed();
                 }
-                writes.evict(request);
             }
             case "PUT" -> {
                 if (sub.equals("scale")) {
@@ -170,6 +179,22 @@ final class ResourceEndpoints {
             }
             default -> throw methodNotAllowed();
         }
+    }
+
+    /**
+     * The legacy {@code bindings} collection: create only, in a namespace (kube serves nothing else there, not
+     * even a list across namespaces).
+     */
+    private void legacyBinding(ResourceRequest request) throws IOException {
+        RequestInfo info = request.info();
+        if (info.namespace().isEmpty() || !info.subresource().isEmpty()) {
+            throw new ApiException(Statuses.routeNotFound());
+        }
+        if (!info.isCollection() || !request.method().equals("POST")) {
+            throw methodNotAllowed();
+        }
+        request.negotiated(Negotiated.of(request.header("Accept"), false, protobuf));
+        writes.bind(request, Bindings.PODS);
     }
 
     /** The apiVersion of what a request to {@code info} answers: autoscaling/v1 for {@code /scale}. */

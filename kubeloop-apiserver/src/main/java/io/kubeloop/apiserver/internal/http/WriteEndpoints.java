@@ -49,6 +49,7 @@ final class WriteEndpoints {
     private final ServiceAddresses serviceAddresses;
     private final ServerExtensions extensions;
     private final Evictions evictions;
+    private final Bindings bindings;
 
     WriteEndpoints(
             JsonMapper json,
@@ -74,6 +75,26 @@ final class WriteEndpoints {
         this.serviceAddresses = serviceAddresses;
         this.extensions = extensions;
         this.evictions = new Evictions(json, store, lifecycle);
+        this.bindings = new Bindings(store, clock);
+    }
+
+    /**
+     * POST of a v1 Binding to {@code pods/{name}/binding} or to the legacy {@code bindings} collection: see
+     * {@link Bindings}; 201 Success.
+     */
+    void bind(ResourceRequest request, ResourceType pods) throws IOException {
+        RequestInfo info = request.info();
+        WriteOptions options = request.writeOptions();
+        ObjectNode binding =
+                admission.decoded(Bindings.BINDINGS, readObject(request, "v1", "Binding", options), options);
+        requireSameNamespace(request, binding);
+        io.fabric8.kubernetes.api.model.Status success = bindings.bind(
+                pods,
+                info.namespace(),
+                info.subresource().equals(ResourceType.BINDING) ? info.name() : null,
+                binding,
+                options.dryRun());
+        responses.object(request, 201, json.valueToTree(success));
     }
 
     /** POST of a policy/v1 Eviction to {@code pods/{name}/eviction}: see {@link Evictions}; 201 Success. */

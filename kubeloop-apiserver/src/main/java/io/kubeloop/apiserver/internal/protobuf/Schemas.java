@@ -28,7 +28,7 @@ import java.util.Set;
 
 /**
  * Which protobuf message holds each supported apiVersion and kind: the server's built-in kinds and their lists,
- * the review kinds, autoscaling/v1 Scale, and the meta/v1 kinds a client sends or receives (Status,
+ * the review kinds, autoscaling/v1 Scale, the v1 Binding of {@code pods/binding}, and the meta/v1 kinds a client sends or receives (Status,
  * DeleteOptions, WatchEvent). Descriptors come from client-java-proto's generated files, plus
  * {@link MissingSchemas} for the kinds it lacks. CustomResourceDefinitions (apiextensions.k8s.io) are not here:
  * kube-apiserver speaks protobuf for them, but client-java-proto has only their v1beta1 schema.
@@ -103,6 +103,7 @@ final class Schemas {
                 List.of("SelfSubjectReview", "TokenReview"),
                 false);
         register("autoscaling/v1", V1Autoscaling.getDescriptor(), List.of("Scale"), false);
+        register("v1", core, List.of("Binding"), false); // POSTed to pods/binding by schedulers
         register("v1", Meta.getDescriptor(), List.of("Status"), false);
         // Metadata-only answers (Accept ...;as=PartialObjectMetadata[List];g=meta.k8s.io), as client-go's metadata
         // client asks for them in protobuf first; v1beta1's messages are v1's.

@@ -24,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>defaulting ({@code SetDefaults_Pod}, {@code SetDefaults_PodSpec}, see {@link PodSpecs}) and the
  *       admission plugins every cluster runs: DefaultTolerationSeconds (the {@code not-ready} and {@code
- *       unreachable} NoExecute tolerations, 300 s; create and update), ServiceAccount ({@code serviceAccountName:
+ *       unreachable} NoExecute tolerations, 300 s or the server's setting; create and update, after the field
+ *       manager has recorded the write, so that they are nobody's fields), ServiceAccount ({@code serviceAccountName:
  *       default}; create) and Priority ({@code priority: 0}, {@code preemptionPolicy: PreemptLowerPriority}, or
  *       the built-in system classes' values; create);
  *   <li>{@code PrepareForCreate}: status reset to {@code phase: Pending} and the pod's QoS class;
@@ -38,9 +39,20 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class PodStrategy implements ResourceStrategy {
 
+    /** The tolerationSeconds DefaultTolerationSeconds gives the not-ready and unreachable tolerations it adds. */
+    private final long notReadySeconds;
+
+    private final long unreachableSeconds;
+
+    PodStrategy(long notReadySeconds, long unreachableSeconds) {
+        this.notReadySeconds = notReadySeconds;
+        this.unreachableSeconds = unreachableSeconds;
+    }
+
     static final String NOT_READY = "node.kubernetes.io/not-ready";
     static final String UNREACHABLE = "node.kubernetes.io/unreachable";
-    private static final int DEFAULT_TOLERATION_SECONDS = 300;
+    /** kube-apiserver's {@code --default-not-ready-toleration-seconds} and {@code --default-unreachable-...}. */
+    static final long DEFAULT_TOLERATION_SECONDS = 300;
     /** kube's built-in PriorityClasses, the only ones a pod may name here (the server serves no PriorityClass). */
     private static final Map<String, Integer> SYSTEM_PRIORITIES =
             Map.of("system-cluster-critical", 2_000_000_000, "system-node-critical", 2_000_001_000);
@@ -68,7 +80,6 @@ final class PodStrategy implements ResourceStrategy {
         if (!spec.has("enableServiceLinks") || spec.get("enableServiceLinks").isNull()) {
             spec.put("enableServiceLinks", true);
         }
-        defaultTolerationSeconds(spec);
     }
 
     /** If limits are set but requests are not, requests default to the limits (pods only, not templates). */
@@ -85,8 +96,14 @@ final class PodStrategy implements ResourceStrategy {
         }
     }
 
-    /** The DefaultTolerationSeconds admission plugin: tolerate a not-ready or unreachable node for 5 minutes. */
-    private static void defaultTolerationSeconds(ObjectNode spec) {
+    /**
+     * The DefaultTolerationSeconds admission plugin (kube's plugin/pkg/admission/defaulttolerationseconds): unless
+     * the pod already tolerates the taint — a toleration whose key is the taint's or empty and whose effect is
+     * NoExecute or empty, whatever its operator — it gets {@code {key, operator: Exists, effect: NoExecute,
+     * tolerationSeconds}} for {@code node.kubernetes.io/not-ready} and for {@code node.kubernetes.io/unreachable},
+     * appended in that order.
+     */
+    private void defaultTolerationSeconds(ObjectNode spec) {
         boolean notReady = false;
         boolean unreachable = false;
         for (JsonNode t : spec.path("tolerations")) {
@@ -102,24 +119,31 @@ final class PodStrategy implements ResourceStrategy {
         }
         ArrayNode tolerations = PodSpecs.array(spec, "tolerations");
         if (!notReady) {
-            toleration(tolerations, NOT_READY);
+            toleration(tolerations, NOT_READY, notReadySeconds);
         }
         if (!unreachable) {
-            toleration(tolerations, UNREACHABLE);
+            toleration(tolerations, UNREACHABLE, unreachableSeconds);
         }
     }
 
-    private static void toleration(ArrayNode tolerations, String key) {
+    private static void toleration(ArrayNode tolerations, String key, long seconds) {
         ObjectNode t = tolerations.addObject();
         t.put("key", key);
         t.put("operator", "Exists");
         t.put("effect", "NoExecute");
-        t.put("tolerationSeconds", DEFAULT_TOLERATION_SECONDS);
+        t.put("tolerationSeconds", seconds);
+    }
+
+    /** Mutating admission of an update of the main resource, before kube's PrepareForUpdate and validation. */
+    @Override
+    public void prepareForUpdate(ObjectNode next, ObjectNode current) {
+        defaultTolerationSeconds(WorkloadSpecs.spec(next));
     }
 
     @Override
     public void prepareForCreate(ObjectNode pod) {
         ObjectNode spec = WorkloadSpecs.spec(pod);
+        defaultTolerationSeconds(spec);
         // ServiceAccount admission
         if (spec.path("serviceAccountName").asString("").isEmpty()) {
             spec.put("serviceAccountName", "default");

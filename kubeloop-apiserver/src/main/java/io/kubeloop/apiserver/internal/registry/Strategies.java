@@ -19,8 +19,18 @@ public final class Strategies {
         this.byResource = Map.copyOf(byResource);
     }
 
-    /** The strategies of kube's built-in resources. */
+    /** The strategies of kube's built-in resources, with kube-apiserver's default settings. */
     public static Strategies builtIn() {
+        return builtIn(PodStrategy.DEFAULT_TOLERATION_SECONDS, PodStrategy.DEFAULT_TOLERATION_SECONDS);
+    }
+
+    /**
+     * The strategies of kube's built-in resources.
+     *
+     * @param notReadySeconds the DefaultTolerationSeconds admission plugin's {@code not-ready} tolerationSeconds
+     * @param unreachableSeconds its {@code unreachable} tolerationSeconds
+     */
+    public static Strategies builtIn(long notReadySeconds, long unreachableSeconds) {
         Map<String, ResourceStrategy> s = new HashMap<>();
         // one line per resource: s.put(key("apps", "deployments"), new DeploymentStrategy());
         // issue 17 (groups): batch, networking, policy, autoscaling/v2, storage, discovery, PV/PVC
@@ -36,7 +46,7 @@ public final class Strategies {
         s.put(key("", "persistentvolumes"), new PersistentVolumeStrategy());
         s.put(key("", "persistentvolumeclaims"), new PersistentVolumeClaimStrategy());
         // workloads: pods and the apps/v1 controllers of pods
-        s.put(key("", "pods"), new PodStrategy());
+        s.put(key("", "pods"), new PodStrategy(notReadySeconds, unreachableSeconds));
         s.put(key("apps", "deployments"), new DeploymentStrategy());
         s.put(key("apps", "replicasets"), new ReplicaSetStrategy());
         s.put(key("apps", "statefulsets"), new StatefulSetStrategy());
