@@ -353,7 +353,8 @@ public final class Kubelets implements AutoCloseable {
         if (cached == null) {
             return;
         }
-        if (rt == null) {
+        boolean fresh = rt == null;
+        if (fresh) {
             String phase =
                     cached.getStatus() == null ? null : cached.getStatus().getPhase();
             if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
@@ -374,7 +375,11 @@ public final class Kubelets implements AutoCloseable {
             return;
         }
         rt.observe(cached, now);
-        rt.advance(now);
+        if (!fresh) {
+            // not on the first sync: a new pod is first reported as it is before its sandbox exists
+            // (ContainerCreating), as the kubelet's first status is; the next sync, right after, goes on
+            rt.advance(now);
+        }
         JsonNode apiStatus = cached.getStatus() == null
                 ? JsonNodeFactory.instance.objectNode()
                 : mapper.valueToTree(cached.getStatus());
@@ -456,7 +461,10 @@ public final class Kubelets implements AutoCloseable {
             rt.timer = null;
         }
         rt.timerDue = due;
-        if (due != PodRuntime.NEVER && !closed) {
+        if (due <= now) {
+            rt.timerDue = PodRuntime.NEVER;
+            queue.add(rt.key); // due now: no timer (a fake clock would run it only at its next step)
+        } else if (due != PodRuntime.NEVER && !closed) {
             String key = rt.key;
             rt.timer = clock.schedule(() -> queue.add(key), Duration.ofNanos(Math.max(0, due - now)));
         }
