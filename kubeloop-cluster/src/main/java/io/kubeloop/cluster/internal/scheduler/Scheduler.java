@@ -112,7 +112,7 @@ public final class Scheduler implements Reconciler<Pod> {
      */
     public static Controller register(Manager manager, ClusterTimings timings) {
         Objects.requireNonNull(manager, "manager");
-        if (!manager.namespace().isEmpty()) {
+        if (manager.namespace() != null && !manager.namespace().isEmpty()) {
             throw new IllegalArgumentException("the scheduler needs a manager of all namespaces (nodes fill up with "
                     + "pods of every namespace); this one watches only \"" + manager.namespace() + "\"");
         }
