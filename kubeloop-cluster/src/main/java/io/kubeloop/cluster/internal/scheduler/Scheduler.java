@@ -15,19 +15,18 @@ import io.kubeloop.cluster.ClusterTimings;
 import io.kubeloop.controller.Controller;
 import io.kubeloop.controller.ControllerClient;
 import io.kubeloop.controller.EventFilter;
+import io.kubeloop.controller.EventHandler;
 import io.kubeloop.controller.EventRecorder;
 import io.kubeloop.controller.ManagedRunnable;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
-import io.kubeloop.controller.RequestMapper;
 import io.kubeloop.controller.Result;
 import io.kubeloop.workqueue.RateLimiters;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,9 +56,9 @@ import tools.jackson.databind.node.ObjectNode;
  * readiness), or a bound pod deleted or ended — and at most 5 minutes of cluster time; an event that comes while
  * the pod's back-off runs (1 s after the first failure, doubling to 10 s) retries it when the back-off ends.
  *
- * <p>The scheduler's cache is kept in the {@link EventFilter}s of its watches: the runtime calls a watch's filter and
- * then its mapper on one thread, in event order, so the cache holds a change before the pods the change may help are
- * enqueued — a reconcile never misses the node that woke it.
+ * <p>The scheduler's cache is kept by the {@link EventHandler}s of its Pod and Node watches, which update it and
+ * then enqueue the pods the change may help, on one thread in event order: a reconcile never misses the node that
+ * woke it.
  */
 public final class Scheduler implements Reconciler<Pod> {
 
@@ -112,13 +111,12 @@ public final class Scheduler implements Reconciler<Pod> {
      */
     public static Controller register(Manager manager, ClusterTimings timings) {
         Objects.requireNonNull(manager, "manager");
-        if (!manager.namespace().isEmpty()) {
+        if (manager.namespace() != null && !manager.namespace().isEmpty()) {
             throw new IllegalArgumentException("the scheduler needs a manager of all namespaces (nodes fill up with "
                     + "pods of every namespace); this one watches only \"" + manager.namespace() + "\"");
         }
         Scheduler scheduler = new Scheduler(manager, timings);
         manager.add(scheduler.new CacheSeeder(manager));
-        RequestMapper<Object> waiting = o -> List.copyOf(scheduler.unschedulable.keySet());
         return manager.newControllerFor(Pod.class)
                 .named(CONTROLLER_NAME)
                 .withEventFilter(new EventFilter<Pod>() {
@@ -139,8 +137,8 @@ public final class Scheduler implements Reconciler<Pod> {
                         return false;
                     }
                 })
-                .watches(Pod.class, waiting, scheduler.new PodCacheUpdates())
-                .watches(Node.class, waiting, scheduler.new NodeCacheUpdates())
+                .watches(Pod.class, scheduler.new PodCacheUpdates())
+                .watches(Node.class, scheduler.new NodeCacheUpdates())
                 .workers(WORKERS)
                 .rateLimiter(RateLimiters.exponentialFailure(timings.wall(INITIAL_BACKOFF), timings.wall(MAX_BACKOFF)))
                 .complete(scheduler);
@@ -177,8 +175,10 @@ public final class Scheduler implements Reconciler<Pod> {
         try {
             binder.bind(pod, node);
         } catch (NotFoundException e) {
-            cache.forget(uid); // deleted meanwhile
-            return Result.done();
+            // deleted meanwhile, most likely: the next reconcile, after the back-off, reads the cache and knows
+            cache.forget(uid);
+            log.debug("binding pod {} to node {}: not found: {}", request, node, e.getMessage());
+            return Result.requeue();
         } catch (ConflictException e) {
             cache.forget(uid); // bound meanwhile (by an earlier binding whose answer was lost, or someone else)
             log.debug("pod {} was bound already: {}", request, e.getMessage());
@@ -294,48 +294,62 @@ public final class Scheduler implements Reconciler<Pod> {
         return nodeName != null && !nodeName.isEmpty() && !SchedulerCache.isTerminal(pod);
     }
 
-    /** Keeps the cache's pods; passes (to wake the unschedulable pods) a bound pod's deletion or end. */
-    private final class PodCacheUpdates implements EventFilter<Pod> {
+    /**
+     * Kube's queueing hints, simplified: wakes every unschedulable pod — at once if its back-off has run out, else
+     * when it does.
+     */
+    private void wakeUnschedulable(EventHandler.Queue queue) {
+        long now = clock.nanoTime();
+        unschedulable.forEach(
+                (request, attempts) -> queue.addAfter(request, Duration.ofNanos(attempts.backoffUntil() - now)));
+    }
+
+    /** Keeps the cache's pods; a bound pod's deletion or end wakes the unschedulable pods. */
+    private final class PodCacheUpdates implements EventHandler<Pod> {
         @Override
-        public boolean create(Pod pod, boolean isInInitialList) {
+        public void onCreate(Pod pod, boolean isInInitialList, Queue queue) {
             cache.podChanged(pod);
-            return false;
         }
 
         @Override
-        public boolean update(Pod oldPod, Pod newPod) {
+        public void onUpdate(Pod oldPod, Pod newPod, Queue queue) {
             cache.podChanged(newPod);
-            return isBoundAndRunning(oldPod) && !isBoundAndRunning(newPod);
+            if (isBoundAndRunning(oldPod) && !isBoundAndRunning(newPod)) {
+                wakeUnschedulable(queue);
+            }
         }
 
         @Override
-        public boolean delete(Pod pod, boolean finalStateUnknown) {
+        public void onDelete(Pod pod, boolean finalStateUnknown, Queue queue) {
             cache.podDeleted(pod);
-            return isBoundAndRunning(pod);
+            if (isBoundAndRunning(pod)) {
+                wakeUnschedulable(queue);
+            }
         }
     }
 
-    /** Keeps the cache's nodes; passes (to wake the unschedulable pods) a node's creation and relevant changes. */
-    private final class NodeCacheUpdates implements EventFilter<Node> {
+    /** Keeps the cache's nodes; a node's creation or a change of what scheduling reads wakes the unschedulable pods. */
+    private final class NodeCacheUpdates implements EventHandler<Node> {
         @Override
-        public boolean create(Node node, boolean isInInitialList) {
+        public void onCreate(Node node, boolean isInInitialList, Queue queue) {
             cache.nodeChanged(node);
-            return true;
+            wakeUnschedulable(queue);
         }
 
         @Override
-        public boolean update(Node oldNode, Node newNode) {
+        public void onUpdate(Node oldNode, Node newNode, Queue queue) {
             cache.nodeChanged(newNode);
-            return schedulingInputsChanged(oldNode, newNode);
+            if (schedulingInputsChanged(oldNode, newNode)) {
+                wakeUnschedulable(queue);
+            }
         }
 
         @Override
-        public boolean delete(Node node, boolean finalStateUnknown) {
+        public void onDelete(Node node, boolean finalStateUnknown, Queue queue) {
             cache.nodeDeleted(node);
-            return false;
         }
 
-        /** kube's node queueing hints, simplified: allocatable, labels, taints, unschedulable or readiness changed. */
+        /** Allocatable, labels, spec (taints, unschedulable) or the Ready condition's status changed. */
         private static boolean schedulingInputsChanged(Node a, Node b) {
             return !Objects.equals(a.getMetadata().getLabels(), b.getMetadata().getLabels())
                     || !Objects.equals(a.getSpec(), b.getSpec())
