@@ -366,6 +366,11 @@ public final class DeploymentController implements Reconciler<Deployment> {
             }
         }
         ReplicaSet newRS = getNewReplicaSet(d, existingNew, oldRSs, create);
+        if (existingNew != null && newRS != null) {
+            // The ReplicaSet as now stored, so that a second pass in this sync (kube makes two) does not write it
+            // again from the stale copy and fail with a 409.
+            rsList.set(rsList.indexOf(existingNew), newRS);
+        }
         return new NewAndOld(newRS, oldRSs);
     }
 

@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>What is hashed differs: kube hashes Go's {@code spew} dump of its structs, which cannot be reproduced from
  * Java. This hashes a canonical JSON form of the template (object keys sorted at every level, no whitespace, as the
  * model serializes it: unset and empty fields absent), so the same template always gives the same hash in every
- * JVM, and a change to any field gives another — but not the hash a real cluster would give. Which ReplicaSet
+ * JVM (unset, null and empty lists and maps count as absent, as kube's semantic equality has it), and a change to
+ * any field gives another — but not the hash a real cluster would give. Which ReplicaSet
  * belongs to which template is decided by {@link #equalIgnoringHash}, never by the hash, as in kube.
  *
  * <p>Stateless and thread-safe.
@@ -41,7 +42,7 @@ final class PodTemplateHash {
     /** The hash of {@code template} with {@code collisionCount} (null when the Deployment never had a collision). */
     static String compute(PodTemplateSpec template, Integer collisionCount) {
         int h = FNV_OFFSET;
-        for (byte b : canonicalJson(JSON.valueToTree(template)).getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : canonicalJson(normalized(template)).getBytes(StandardCharsets.UTF_8)) {
             h = (h ^ (b & 0xff)) * FNV_PRIME;
         }
         if (collisionCount != null) {
@@ -69,7 +70,42 @@ final class PodTemplateHash {
      * {@code apiequality.Semantic.DeepEqual} treats nil and empty alike).
      */
     static boolean equalIgnoringHash(PodTemplateSpec a, PodTemplateSpec b) {
-        return withoutHashLabel(JSON.valueToTree(a)).equals(withoutHashLabel(JSON.valueToTree(b)));
+        return withoutHashLabel(normalized(a)).equals(withoutHashLabel(normalized(b)));
+    }
+
+    /**
+     * Objects whose emptiness means nothing (Go maps, where nil and empty are semantically equal, and
+     * {@code metadata}, a struct): dropped when empty. Other empty objects ({@code emptyDir: {}}) are a non-nil
+     * pointer in Go and stay.
+     */
+    private static final java.util.Set<String> MAPS =
+            java.util.Set.of("metadata", "labels", "annotations", "nodeSelector", "limits", "requests");
+
+    /** The template as a JSON tree without nulls, empty lists, or empty maps (see {@link #MAPS}). */
+    private static JsonNode normalized(PodTemplateSpec template) {
+        JsonNode tree = JSON.valueToTree(template);
+        prune(tree);
+        return tree;
+    }
+
+    private static void prune(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            List<String> drop = new ArrayList<>();
+            for (var e : object.properties()) {
+                JsonNode child = e.getValue();
+                prune(child);
+                if (child.isNull()
+                        || (child.isArray() && child.isEmpty())
+                        || (child.isObject() && child.isEmpty() && MAPS.contains(e.getKey()))) {
+                    drop.add(e.getKey());
+                }
+            }
+            drop.forEach(object::remove);
+        } else if (node.isArray()) {
+            for (JsonNode child : node) {
+                prune(child);
+            }
+        }
     }
 
     private static JsonNode withoutHashLabel(JsonNode template) {
