@@ -162,6 +162,11 @@ public final class EndpointSliceController implements Reconciler<Service> {
                         name, n -> client.getReadOnly(Node.class, "", n).orElse(null)));
         try {
             write(group, plan, triggerTime);
+        } catch (NotFoundException e) {
+            // a slice updated here was deleted meanwhile (by the garbage collector after the Service, or by a user):
+            // a stale view, not a failure; the next sync starts from the cache
+            LOG.debug("EndpointSlice of {} deleted while being updated; syncing again: {}", group, e.getMessage());
+            return Result.requeue();
         } catch (KubernetesApiException e) {
             if (EndpointsController.namespaceTerminating(e)) {
                 return Result.done();

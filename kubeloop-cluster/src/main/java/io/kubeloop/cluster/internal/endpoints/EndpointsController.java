@@ -175,12 +175,13 @@ public final class EndpointsController implements Reconciler<Service> {
             return Result.done();
         } catch (AlreadyExistsException e) {
             return Result.requeue(); // created by someone just now: the cache will show it
+        } catch (NotFoundException e) {
+            // deleted while being updated (the Service's deletion, a user): a stale view, sync again from the cache
+            writes.forget(key, request.name());
+            return Result.requeue();
         } catch (KubernetesApiException e) {
             if (create && namespaceTerminating(e)) {
                 return Result.done(); // creates keep failing until the namespace is gone: drop the key
-            }
-            if (e instanceof NotFoundException) {
-                writes.forget(key, request.name());
             }
             if (create) {
                 events.eventf(
