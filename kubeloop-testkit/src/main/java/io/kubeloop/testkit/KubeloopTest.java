@@ -38,7 +38,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@code SharedInformerFactory} — per method: informers on the method's namespace through its client, not
  *       started; shut down after the method, before the namespace is deleted;
  *   <li>{@code @TestNamespace String} — the method's namespace (test and per-method lifecycle methods only);
- *   <li>{@code Faults} — the server's fault controls, with {@link #faults()} only.
+ *   <li>{@code Faults} — the server's fault controls, with {@link #faults()} only;
+ *   <li>{@code EmbeddedCluster} — the cluster behind the server, with {@link #nodes()} &gt; 0 only (needs
+ *       {@code kubeloop-cluster} on the test class path);
+ *   <li>{@code FakeClock} — the clock of the server (and cluster), with {@link #fakeClock()} only.
  * </ul>
  *
  * <p>Namespaces are unique, so test methods are isolated from each other even on a shared server and under
@@ -77,4 +80,28 @@ public @interface KubeloopTest {
      * methods, which have their own namespaces either way.
      */
     boolean shared() default false;
+
+    /**
+     * Put an embedded cluster of this many simulated nodes behind the server ({@code node-1} … {@code node-N}, with
+     * kubelets, a scheduler and the ReplicaSet, Deployment, node lifecycle and endpoints controllers), so that a
+     * Deployment gets Running pods; the test gets it as an {@code io.kubeloop.cluster.EmbeddedCluster} parameter to
+     * stop a node, crash a container or restart the controllers. 0 (the default): no cluster, a bare API server. Needs
+     * {@code io.kubeloop:kubeloop-cluster} on the test class path. Node states are the class's: a test that stops a
+     * node starts it again, or has a class (and cluster) of its own.
+     */
+    int nodes() default 0;
+
+    /**
+     * How many seconds of cluster time pass per second of the clock (default 1), with {@link #nodes()}: at 10 a node
+     * failure's 50 s grace period and 300 s toleration play in 35 s. With {@link #fakeClock()} a step of the clock
+     * moves the cluster by step × speed.
+     */
+    double speed() default 1.0;
+
+    /**
+     * Run the server (and the cluster) on a {@code FakeClock} that the test gets as a parameter and steps: with
+     * {@link #nodes()}, {@code clock.step(Duration.ofSeconds(50))} after stopping a node makes it NotReady, 300 s more
+     * evicts its pods. Timestamps, graceful deletions and watch timeouts of the server move only when it is stepped.
+     */
+    boolean fakeClock() default false;
 }

@@ -4,6 +4,7 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.fault.Faults;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.clock.FakeClock;
 import io.kubeloop.informer.SharedInformerFactory;
 import io.kubeloop.testkit.KubeloopTest;
 import io.kubeloop.testkit.TestNamespace;
@@ -33,6 +34,8 @@ public final class KubeloopExtension
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeloopExtension.class);
     private static final String CLASS_CLIENT = "class-client";
     private static final String METHOD_NAMESPACE = "method-namespace";
+    /** The type of the cluster parameter, named rather than referenced: kubeloop-cluster depends on this module. */
+    private static final String CLUSTER_TYPE = "io.kubeloop.cluster.EmbeddedCluster";
 
     /** Starts (or finds) the server before any {@code @BeforeAll}, so its start is not charged to a test. */
     @Override
@@ -72,6 +75,8 @@ public final class KubeloopExtension
             return true; // resolveParameter explains a wrong type
         }
         return type == EmbeddedApiServer.class
+                || type == FakeClock.class
+                || type.getName().equals(CLUSTER_TYPE)
                 || type == KubernetesClient.class
                 || type == ClientConfig.class
                 || type == Faults.class
@@ -91,6 +96,28 @@ public final class KubeloopExtension
         }
         if (type == EmbeddedApiServer.class) {
             return server.server();
+        }
+        if (type == FakeClock.class) {
+            if (server.fakeClock() == null) {
+                throw new ParameterResolutionException(
+                        "the server of " + context.getRequiredTestClass().getName()
+                                + " runs on the system clock: ask for @KubeloopTest(fakeClock = true) to get a FakeClock");
+            }
+            return server.fakeClock();
+        }
+        if (type.getName().equals(CLUSTER_TYPE)) {
+            if (server.cluster() == null) {
+                throw new ParameterResolutionException(
+                        "an EmbeddedCluster is injected only with " + "@KubeloopTest(nodes = N), N > 0, on "
+                                + context.getRequiredTestClass().getName());
+            }
+            Object cluster = server.cluster().cluster();
+            if (!type.isInstance(cluster)) {
+                throw new ParameterResolutionException(
+                        "the cluster is a " + cluster.getClass().getName()
+                                + " from another class loader than the parameter's " + type.getName());
+            }
+            return cluster;
         }
         if (type == Faults.class) {
             if (!server.settings().faults()) {
@@ -118,6 +145,10 @@ public final class KubeloopExtension
 
     private static RunningServer server(ExtensionContext context) {
         ServerSettings settings = ServerSettings.of(context.getRequiredTestClass());
+        if (settings.nodes() < 0 || !(settings.speed() > 0) || Double.isInfinite(settings.speed())) {
+            throw new ExtensionConfigurationException("@KubeloopTest: nodes must not be negative and speed must be a "
+                    + "positive number, were " + settings.nodes() + " and " + settings.speed());
+        }
         if (settings.rbac() && !settings.tls()) {
             throw new ExtensionConfigurationException("@KubeloopTest(rbac = true) needs tls = true as well: over "
                     + "plain HTTP every request is the administrator, so RBAC would allow everything");

@@ -7,11 +7,15 @@ import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.clock.Clock;
+import io.kubeloop.clock.FakeClock;
+import io.kubeloop.testkit.spi.ClusterProvider;
 import java.security.SecureRandom;
 import java.security.cert.CertificateEncodingException;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 
 /**
  * One embedded API server started for tests, with the administrator's client configuration and a client that
@@ -27,6 +31,11 @@ final class RunningServer implements AutoCloseable {
 
     private final ServerSettings settings;
     private final EmbeddedApiServer server;
+    /** The server's clock when it runs on a fake one ({@code fakeClock = true}), else null. */
+    private final FakeClock fakeClock;
+    /** The cluster behind the server ({@code nodes > 0}), else null; closing it stops the server too. */
+    private final ClusterProvider.RunningCluster cluster;
+
     private final ClientConfig adminConfig;
     private final KubernetesClient admin;
     /** From {@code start()} called to the server bound and serving. */
@@ -39,12 +48,16 @@ final class RunningServer implements AutoCloseable {
     private RunningServer(
             ServerSettings settings,
             EmbeddedApiServer server,
+            FakeClock fakeClock,
+            ClusterProvider.RunningCluster cluster,
             ClientConfig adminConfig,
             KubernetesClient admin,
             Duration startTime,
             Duration readyTime) {
         this.settings = settings;
         this.server = server;
+        this.fakeClock = fakeClock;
+        this.cluster = cluster;
         this.adminConfig = adminConfig;
         this.admin = admin;
         this.startTime = startTime;
@@ -62,7 +75,19 @@ final class RunningServer implements AutoCloseable {
             token = randomToken();
             builder.tls().token(ADMIN_USER, token, "system:masters");
         }
-        EmbeddedApiServer server = builder.start();
+        FakeClock fakeClock = settings.fakeClock() ? new FakeClock() : null;
+        if (fakeClock != null) {
+            builder.clock(fakeClock);
+        }
+        ClusterProvider.RunningCluster cluster = null;
+        EmbeddedApiServer server;
+        if (settings.nodes() > 0) {
+            cluster = clusterProvider()
+                    .start(builder, settings.nodes(), settings.speed(), fakeClock != null ? fakeClock : Clock.system());
+            server = cluster.server();
+        } else {
+            server = builder.start();
+        }
         long started = clock.nanoTime();
         try {
             ClientConfig.Builder config =
@@ -78,13 +103,36 @@ final class RunningServer implements AutoCloseable {
                     .orElseThrow(() -> new IllegalStateException("the new API server has no namespace default"));
             long ready = clock.nanoTime();
             return new RunningServer(
-                    settings, server, adminConfig, admin, Duration.ofNanos(started - t0), Duration.ofNanos(ready - t0));
+                    settings,
+                    server,
+                    fakeClock,
+                    cluster,
+                    adminConfig,
+                    admin,
+                    Duration.ofNanos(started - t0),
+                    Duration.ofNanos(ready - t0));
         } catch (RuntimeException e) {
-            server.close();
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                server.close();
+            }
             throw e;
         }
     }
 
+    /**
+     * The one {@link ClusterProvider} on the class path ({@code kubeloop-cluster}'s).
+     *
+     * @throws ExtensionConfigurationException there is none
+     */
+    private static ClusterProvider clusterProvider() {
+        return ServiceLoader.load(ClusterProvider.class)
+                .findFirst()
+                .orElseThrow(() -> new ExtensionConfigurationException("@KubeloopTest(nodes = ...) starts an embedded "
+                        + "cluster, which needs kubeloop-cluster on the test class path: add the dependency "
+                        + "io.kubeloop:kubeloop-cluster (scope test), or use nodes = 0 for a bare API server"));
+    }
     /** The client every injection hands out: no client-side rate limit (a local server), other defaults kept. */
     static KubernetesClient client(ClientConfig config) {
         return KubernetesClient.builder(config)
@@ -94,6 +142,16 @@ final class RunningServer implements AutoCloseable {
 
     EmbeddedApiServer server() {
         return server;
+    }
+
+    /** The server's fake clock, or null when it runs on the system clock. */
+    FakeClock fakeClock() {
+        return fakeClock;
+    }
+
+    /** The cluster behind the server, or null without nodes. */
+    ClusterProvider.RunningCluster cluster() {
+        return cluster;
     }
 
     ServerSettings settings() {
@@ -171,7 +229,11 @@ final class RunningServer implements AutoCloseable {
         try {
             admin.close();
         } finally {
-            server.close();
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                server.close();
+            }
         }
     }
 
