@@ -171,4 +171,28 @@ class PodGracefulDeletionIT extends EmbeddedServerTest {
         clock.step(Duration.ofSeconds(5));
         eventually().until(() -> gone("held"));
     }
+
+    /**
+     * A pod on an existing Node is that node's kubelet's to end (the embedded cluster's simulated kubelets do it):
+     * the server leaves it terminating past its grace period, and finishes it once the Node is deleted.
+     */
+    @Test
+    void aPodOnAnExistingNodeIsLeftToItsKubeletUntilTheNodeIsDeleted() {
+        api.create("/api/v1/nodes", "{\"metadata\":{\"name\":\"real-node\"}}");
+        pod("kept", "real-node", "\"terminationGracePeriodSeconds\":5,", "");
+        pod("orphan", "no-such-node", "\"terminationGracePeriodSeconds\":5,", "");
+        api.delete(PODS + "/kept");
+        api.delete(PODS + "/orphan");
+        clock.step(Duration.ofSeconds(6));
+        eventually().until(() -> gone("orphan"));
+        // the orphan went through the same queue after the same step: the kept pod was looked at and left
+        org.awaitility.Awaitility.await()
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> api.get(PODS + "/kept").code() == 200);
+
+        assertThat(api.delete("/api/v1/nodes/real-node").code()).isEqualTo(200);
+        eventually().until(() -> gone("kept"));
+    }
 }

@@ -42,6 +42,11 @@ class RequestSurfaceIT {
         api.create("/api/v1/namespaces", "{\"metadata\":{\"name\":\"surface\"}}");
         pod("solo", "{\"name\":\"c\",\"image\":\"nginx\"}");
         pod("duo", "{\"name\":\"a\",\"image\":\"nginx\"},{\"name\":\"b\",\"image\":\"nginx\"}");
+        api.create("/api/v1/nodes", "{\"metadata\":{\"name\":\"node-1\"}}");
+        api.create(
+                "/api/v1/namespaces/surface/pods",
+                "{\"metadata\":{\"name\":\"web-1\"},\"spec\":{\"nodeName\":\"node-1\",\"containers\":[{\"name\":\"c\","
+                        + "\"image\":\"nginx\"}]}}");
     }
 
     @AfterAll
@@ -97,6 +102,29 @@ class RequestSurfaceIT {
     }
 
     @Test
+    void aPodOnANodeOfTheEmbeddedClusterHasNoContainerRuntimeEither() {
+        String pod = "/api/v1/namespaces/surface/pods/web-1/";
+        String prefix = "pod \"web-1\" runs on node \"node-1\" of kubeloop's embedded cluster, which has no container "
+                + "runtime: ";
+        assertStatus(api.get(pod + "log"), 400, "BadRequest", prefix + "there are no logs to read");
+        assertStatus(
+                api.request("POST", pod + "exec?command=ls&stdout=true", null, null),
+                400,
+                "BadRequest",
+                prefix + "there is no container to run a command in");
+        assertStatus(
+                api.request("POST", pod + "attach?stdout=true", null, null),
+                400,
+                "BadRequest",
+                prefix + "there is no running process to attach to");
+        assertStatus(
+                api.request("POST", pod + "portforward?ports=80", null, null),
+                400,
+                "BadRequest",
+                prefix + "there is no port to forward to");
+    }
+
+    @Test
     void kubectlLogsAndExecSayWhyTheyCannotRun(@TempDir Path dir) throws Exception {
         Kubectl.assumeInstalled();
         Kubectl kubectl = new Kubectl(server, dir);
@@ -106,6 +134,11 @@ class RequestSurfaceIT {
         Kubectl.Result exec = kubectl.run("exec", "-n", "surface", "solo", "--", "ls");
         assertThat(exec.exit()).isNotZero();
         assertThat(exec.err()).contains("no container runtime");
+        Kubectl.Result bound = kubectl.run("logs", "-n", "surface", "web-1");
+        assertThat(bound.exit()).isNotZero();
+        assertThat(bound.err())
+                .contains("pod \"web-1\" runs on node \"node-1\" of kubeloop's embedded cluster, which has no "
+                        + "container runtime: there are no logs to read");
     }
 
     // ---- Accept

@@ -2,6 +2,7 @@ package io.kubeloop.apiserver.internal.http;
 
 import static io.kubeloop.apiserver.internal.http.QueryParameters.methodNotAllowed;
 
+import io.kubeloop.apiserver.internal.storage.StorageKey;
 import io.kubeloop.apiserver.internal.storage.Store;
 import io.kubeloop.model.ResourceType;
 import io.kubeloop.model.Statuses;
@@ -24,6 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
  * instead, so that a test reading logs learns that there are none to read rather than that the container printed
  * nothing. A pod with a {@code spec.nodeName} gets the same 400, not the 5xx kube-apiserver answers when a kubelet
  * cannot be reached: here the condition is permanent, and a 5xx would invite clients to retry it.
+ *
+ * <p>A pod bound to a Node that exists runs on the embedded cluster (kubeloop-cluster), whose nodes are simulated:
+ * its 400 says so, e.g. {@code pod "web-1" runs on node "node-1" of kubeloop's embedded cluster, which has no
+ * container runtime: there are no logs to read}.
  */
 final class PodRuntimeEndpoints {
 
@@ -58,6 +63,13 @@ final class PodRuntimeEndpoints {
             checkContainer(pod, name, request.param("container"));
         }
         String node = pod.path("spec").path("nodeName").asString("");
+        if (!node.isEmpty() && nodeExists(node)) {
+            responses.status(
+                    request.exchange(),
+                    Statuses.badRequest("pod \"" + name + "\" runs on node \"" + node + "\" of kubeloop's embedded "
+                            + "cluster, which has no container runtime: " + nothingToServe(sub)));
+            return;
+        }
         String where = node.isEmpty()
                 ? "pod " + name + " does not have a host assigned"
                 : "pod " + name + " is bound to " + "node " + node + ", which has no kubelet";
@@ -65,6 +77,25 @@ final class PodRuntimeEndpoints {
                 request.exchange(),
                 Statuses.badRequest(where + ": the embedded API server runs no kubelet and no container runtime, so "
                         + "pods/" + sub + " cannot be served (it stores pods; nothing runs them)"));
+    }
+
+    private boolean nodeExists(String node) {
+        try {
+            store.get(StorageKey.clusterScoped("", "nodes", node));
+            return true;
+        } catch (io.kubeloop.apiserver.internal.storage.NotFoundException absent) {
+            return false;
+        }
+    }
+
+    /** What a simulated node cannot give for {@code subresource}. */
+    private static String nothingToServe(String subresource) {
+        return switch (subresource) {
+            case "log" -> "there are no logs to read";
+            case "exec" -> "there is no container to run a command in";
+            case "attach" -> "there is no running process to attach to";
+            default -> "there is no port to forward to";
+        };
     }
 
     /**

@@ -26,7 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server's background controllers in one loop: the garbage collector, the namespace controller and the
- * kubelet's last step for pods (removing a pod once its grace period is over).
+ * kubelet's last step for pods that no kubelet owns (removing a pod once its grace period is over, when its
+ * {@code spec.nodeName} names no Node object: with a Node, that node's kubelet, such as the embedded cluster's
+ * simulated one, ends the deletion; once the Node is deleted its terminating pods are the server's again).
  *
  * <p>One virtual thread per served resource follows the store with a list-and-watch and files each change
  * into the {@link OwnerIndex} and, when there is something to do, the work queue; one worker takes keys off
@@ -155,6 +157,9 @@ final class LifecycleController implements AutoCloseable {
         observed.accumulateAndGet(event.revision(), Math::max); // before anything it queues
         ObjectNode object = event.object();
         if (event.type() == StoreEvent.Type.DELETED) {
+            if (Meta.isNode(type)) {
+                terminatingPodsOf(key.name()).forEach(queue::add); // no kubelet will end them now
+            }
             index.set(key, List.of());
             index.dependents(Meta.uid(object)).forEach(queue::add); // their owner is gone
             for (JsonNode ref : Meta.ownerReferences(object)) {
@@ -258,13 +263,18 @@ final class LifecycleController implements AutoCloseable {
     }
 
     /**
-     * The kubelet's part: once a terminating pod's grace period is over, delete it with grace 0 (which
-     * removes it unless finalizers hold it); until then, come back at its deletionTimestamp.
+     * The kubelet's part for a pod no kubelet owns: once a terminating pod's grace period is over, delete it with
+     * grace 0 (which removes it unless finalizers hold it); until then, come back at its deletionTimestamp. A pod
+     * whose node exists is left to that node's kubelet (PodGC's orphan rule, the other way round): a deleted Node
+     * queues its terminating pods again ({@link #observe}).
      */
     private void endGracePeriod(ResourceType type, StorageKey key, ObjectNode pod) {
         Long grace = Meta.gracePeriod(pod);
         Instant deadline = Meta.deletionTimestamp(pod);
         if (grace == null || grace == 0 || deadline == null) {
+            return;
+        }
+        if (nodeExists(Meta.nodeName(pod))) {
             return;
         }
         Duration remaining = Duration.between(clock.now(), deadline);
@@ -281,6 +291,33 @@ final class LifecycleController implements AutoCloseable {
         } catch (NotFoundException | io.kubeloop.apiserver.internal.storage.ConflictException goneOrReplaced) {
             // removed meanwhile, or a new pod of the same name
         }
+    }
+
+    private boolean nodeExists(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        try {
+            store.get(StorageKey.clusterScoped("", "nodes", name));
+            return true;
+        } catch (NotFoundException absent) {
+            return false;
+        }
+    }
+
+    /** The keys of the terminating pods bound to node {@code name}. */
+    private List<StorageKey> terminatingPodsOf(String name) {
+        List<StorageKey> keys = new java.util.ArrayList<>();
+        for (ObjectNode pod : store.list("", "pods", null, 0, null, 0, null).items()) {
+            if (Meta.deleting(pod) && Meta.nodeName(pod).equals(name)) {
+                keys.add(new StorageKey(
+                        "",
+                        "pods",
+                        Meta.metadata(pod).path("namespace").asString(""),
+                        Meta.metadata(pod).path("name").asString("")));
+            }
+        }
+        return keys;
     }
 
     @Override

@@ -152,6 +152,15 @@ final class Meta {
         return type.group().isEmpty() && type.plural().equals("pods");
     }
 
+    static boolean isNode(ResourceType type) {
+        return type.group().isEmpty() && type.plural().equals("nodes");
+    }
+
+    /** A pod's {@code spec.nodeName}, {@code ""} when it is not bound. */
+    static String nodeName(JsonNode pod) {
+        return pod.path("spec").path("nodeName").asString("");
+    }
+
     static StorageKey key(ResourceType type, JsonNode object) {
         JsonNode meta = metadata(object);
         return new StorageKey(
