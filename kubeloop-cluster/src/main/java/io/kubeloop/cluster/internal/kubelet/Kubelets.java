@@ -199,10 +199,8 @@ public final class Kubelets implements AutoCloseable {
             addLock.unlock();
         }
         queue.add(new StatusTask(node));
-        // heartbeats spread over the interval: node k's phase is frac(k × golden ratio) of it
-        double phase = (node.number * GOLDEN) % 1.0;
-        tick(new LeaseTask(node), timings.wall(timings.nodeLeaseRenewInterval()), phase);
-        tick(new StatusTask(node), timings.wall(timings.nodeStatusUpdateFrequency()), phase);
+        tick(new LeaseTask(node), timings.wall(timings.nodeLeaseRenewInterval()), node.number);
+        tick(new StatusTask(node), timings.wall(timings.nodeStatusUpdateFrequency()), node.number);
         // pods already bound to it (a node added after its pods, or a cluster restarted)
         for (Pod p : informer.indexer().byIndex(NODE_INDEX, template.name())) {
             queue.add(key(p));
@@ -210,9 +208,18 @@ public final class Kubelets implements AutoCloseable {
         return node;
     }
 
-    /** Enqueues {@code task} every {@code period}, first after {@code period × (1 + phase)}. */
-    private void tick(Object task, Duration period, double phase) {
-        long first = period.toNanos() + (long) (period.toNanos() * phase);
+    /**
+     * When node number {@code number} first runs a periodic task of {@code period}: after {@code period × (1 +
+     * frac(number × golden ratio))}, so that the nodes' heartbeats spread evenly over the interval.
+     */
+    static Duration firstTick(Duration period, int number) {
+        double phase = (number * GOLDEN) % 1.0;
+        return Duration.ofNanos(period.toNanos() + (long) (period.toNanos() * phase));
+    }
+
+    /** Enqueues {@code task} every {@code period}, first after {@link #firstTick}. */
+    private void tick(Object task, Duration period, int number) {
+        Duration first = firstTick(period, number);
         Runnable[] self = new Runnable[1];
         self[0] = () -> {
             if (closed) {
@@ -221,7 +228,7 @@ public final class Kubelets implements AutoCloseable {
             queue.add(task);
             tickers.put(task, clock.schedule(self[0], period));
         };
-        tickers.put(task, clock.schedule(self[0], Duration.ofNanos(first)));
+        tickers.put(task, clock.schedule(self[0], first));
     }
 
     /** The simulated nodes, in the order they were added. */

@@ -77,6 +77,8 @@ final class NodeKubelet implements SimulatedNode {
     volatile boolean registered;
 
     private volatile String nodeUid;
+    /** Set when the kubelet comes back: post the status at once, whatever was posted before. */
+    private volatile boolean postNow;
     /** Status task only: what was posted last, and when (nanoTime). */
     private ObjectNode lastPosted;
 
@@ -159,6 +161,7 @@ final class NodeKubelet implements SimulatedNode {
                 return;
             }
             state = State.RUNNING;
+            postNow = true; // the node controller may have marked the node Unknown meanwhile
             if (was == State.STOPPED) {
                 registered = false; // a restarted kubelet registers again
             }
@@ -260,9 +263,10 @@ final class NodeKubelet implements SimulatedNode {
         ObjectNode desired = status(lastPosted);
         boolean reportDue = now - lastReport
                 >= timings().wall(timings().nodeStatusReportFrequency()).toNanos();
-        if (lastPosted != null && !reportDue && !changed(lastPosted, desired)) {
+        if (lastPosted != null && !reportDue && !postNow && !changed(lastPosted, desired)) {
             return;
         }
+        postNow = false;
         postStatus(desired, now);
     }
 
@@ -319,6 +323,9 @@ final class NodeKubelet implements SimulatedNode {
                         .setAnnotations(merged(
                                 existing.getMetadata().getAnnotations(),
                                 Map.of("volumes.kubernetes.io/controller-managed-attach-detach", "true")));
+                if (existing.getSpec() == null) {
+                    existing.setSpec(new io.fabric8.kubernetes.api.model.NodeSpec());
+                }
                 if (existing.getSpec().getPodCIDR() == null) {
                     existing.getSpec().setPodCIDR(podCidr);
                     existing.getSpec().setPodCIDRs(List.of(podCidr));
