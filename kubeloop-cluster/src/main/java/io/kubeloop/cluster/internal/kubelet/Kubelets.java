@@ -387,9 +387,7 @@ public final class Kubelets implements AutoCloseable {
             // (ContainerCreating), as the kubelet's first status is; the next sync, right after, goes on
             rt.advance(now);
         }
-        JsonNode apiStatus = cached.getStatus() == null
-                ? JsonNodeFactory.instance.objectNode()
-                : mapper.valueToTree(cached.getStatus());
+        JsonNode apiStatus = apiStatus(cached, rt.lastSent == null);
         ObjectNode desired = rt.status(apiStatus, clock.now());
         if (differs(desired, rt.lastSent != null ? rt.lastSent : apiStatus)) {
             writeStatus(rt, cached, desired);
@@ -400,6 +398,28 @@ public final class Kubelets implements AutoCloseable {
             node.releasePodIp(rt);
         }
         schedule(rt, now);
+    }
+
+    /**
+     * The pod's status as the API holds it, as JSON: whole when it is the base of the comparison (nothing written
+     * yet), else only what the kubelet takes from it (the others' conditions, and PodScheduled's time), which is cheap.
+     */
+    private JsonNode apiStatus(Pod pod, boolean whole) {
+        if (pod.getStatus() == null) {
+            return JsonNodeFactory.instance.objectNode();
+        }
+        if (whole) {
+            return mapper.valueToTree(pod.getStatus());
+        }
+        ObjectNode s = JsonNodeFactory.instance.objectNode();
+        var conditions = s.putArray("conditions");
+        for (var c : pod.getStatus().getConditions()) {
+            if (!PodRuntime.KUBELET_CONDITIONS.contains(c.getType())
+                    || c.getType().equals("PodScheduled")) {
+                conditions.add(mapper.<JsonNode>valueToTree(c));
+            }
+        }
+        return s;
     }
 
     private static final List<String> MANAGED = List.of(
