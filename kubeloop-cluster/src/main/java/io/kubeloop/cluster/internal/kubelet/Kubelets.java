@@ -199,10 +199,8 @@ public final class Kubelets implements AutoCloseable {
             addLock.unlock();
         }
         queue.add(new StatusTask(node));
-        // heartbeats spread over the interval: node k's phase is frac(k × golden ratio) of it
-        double phase = (node.number * GOLDEN) % 1.0;
-        tick(new LeaseTask(node), timings.wall(timings.nodeLeaseRenewInterval()), phase);
-        tick(new StatusTask(node), timings.wall(timings.nodeStatusUpdateFrequency()), phase);
+        tick(new LeaseTask(node), timings.wall(timings.nodeLeaseRenewInterval()), node.number);
+        tick(new StatusTask(node), timings.wall(timings.nodeStatusUpdateFrequency()), node.number);
         // pods already bound to it (a node added after its pods, or a cluster restarted)
         for (Pod p : informer.indexer().byIndex(NODE_INDEX, template.name())) {
             queue.add(key(p));
@@ -210,9 +208,18 @@ public final class Kubelets implements AutoCloseable {
         return node;
     }
 
-    /** Enqueues {@code task} every {@code period}, first after {@code period × (1 + phase)}. */
-    private void tick(Object task, Duration period, double phase) {
-        long first = period.toNanos() + (long) (period.toNanos() * phase);
+    /**
+     * When node number {@code number} first runs a periodic task of {@code period}: after {@code period × (1 +
+     * frac(number × golden ratio))}, so that the nodes' heartbeats spread evenly over the interval.
+     */
+    static Duration firstTick(Duration period, int number) {
+        double phase = (number * GOLDEN) % 1.0;
+        return Duration.ofNanos(period.toNanos() + (long) (period.toNanos() * phase));
+    }
+
+    /** Enqueues {@code task} every {@code period}, first after {@link #firstTick}. */
+    private void tick(Object task, Duration period, int number) {
+        Duration first = firstTick(period, number);
         Runnable[] self = new Runnable[1];
         self[0] = () -> {
             if (closed) {
@@ -221,7 +228,7 @@ public final class Kubelets implements AutoCloseable {
             queue.add(task);
             tickers.put(task, clock.schedule(self[0], period));
         };
-        tickers.put(task, clock.schedule(self[0], Duration.ofNanos(first)));
+        tickers.put(task, clock.schedule(self[0], first));
     }
 
     /** The simulated nodes, in the order they were added. */
@@ -380,9 +387,7 @@ public final class Kubelets implements AutoCloseable {
             // (ContainerCreating), as the kubelet's first status is; the next sync, right after, goes on
             rt.advance(now);
         }
-        JsonNode apiStatus = cached.getStatus() == null
-                ? JsonNodeFactory.instance.objectNode()
-                : mapper.valueToTree(cached.getStatus());
+        JsonNode apiStatus = apiStatus(cached, rt.lastSent == null);
         ObjectNode desired = rt.status(apiStatus, clock.now());
         if (differs(desired, rt.lastSent != null ? rt.lastSent : apiStatus)) {
             writeStatus(rt, cached, desired);
@@ -393,6 +398,28 @@ public final class Kubelets implements AutoCloseable {
             node.releasePodIp(rt);
         }
         schedule(rt, now);
+    }
+
+    /**
+     * The pod's status as the API holds it, as JSON: whole when it is the base of the comparison (nothing written
+     * yet), else only what the kubelet takes from it (the others' conditions, and PodScheduled's time), which is cheap.
+     */
+    private JsonNode apiStatus(Pod pod, boolean whole) {
+        if (pod.getStatus() == null) {
+            return JsonNodeFactory.instance.objectNode();
+        }
+        if (whole) {
+            return mapper.valueToTree(pod.getStatus());
+        }
+        ObjectNode s = JsonNodeFactory.instance.objectNode();
+        var conditions = s.putArray("conditions");
+        for (var c : pod.getStatus().getConditions()) {
+            if (!PodRuntime.KUBELET_CONDITIONS.contains(c.getType())
+                    || c.getType().equals("PodScheduled")) {
+                conditions.add(mapper.<JsonNode>valueToTree(c));
+            }
+        }
+        return s;
     }
 
     private static final List<String> MANAGED = List.of(

@@ -15,6 +15,7 @@ import io.kubeloop.clock.Clock;
 import io.kubeloop.cluster.ClusterTimings;
 import io.kubeloop.cluster.SimulatedNode;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -77,6 +78,8 @@ final class NodeKubelet implements SimulatedNode {
     volatile boolean registered;
 
     private volatile String nodeUid;
+    /** Set when the kubelet comes back: post the status at once, whatever was posted before. */
+    private volatile boolean postNow;
     /** Status task only: what was posted last, and when (nanoTime). */
     private ObjectNode lastPosted;
 
@@ -85,6 +88,7 @@ final class NodeKubelet implements SimulatedNode {
     private Lease lease;
 
     private final Instant bootTime;
+    private final ObjectNode staticStatus;
 
     NodeKubelet(Kubelets kubelets, NodeTemplate template, int number) {
         this.kubelets = kubelets;
@@ -96,6 +100,7 @@ final class NodeKubelet implements SimulatedNode {
         this.podNetwork = (10 << 24) | block;
         this.podCidr = ip(podNetwork) + "/24";
         this.bootTime = kubelets.clock().now();
+        this.staticStatus = staticStatus();
     }
 
     private static String ip(int v) {
@@ -159,6 +164,7 @@ final class NodeKubelet implements SimulatedNode {
                 return;
             }
             state = State.RUNNING;
+            postNow = true; // the node controller may have marked the node Unknown meanwhile
             if (was == State.STOPPED) {
                 registered = false; // a restarted kubelet registers again
             }
@@ -260,9 +266,10 @@ final class NodeKubelet implements SimulatedNode {
         ObjectNode desired = status(lastPosted);
         boolean reportDue = now - lastReport
                 >= timings().wall(timings().nodeStatusReportFrequency()).toNanos();
-        if (lastPosted != null && !reportDue && !changed(lastPosted, desired)) {
+        if (lastPosted != null && !reportDue && !postNow && !changed(lastPosted, desired)) {
             return;
         }
+        postNow = false;
         postStatus(desired, now);
     }
 
@@ -283,14 +290,24 @@ final class NodeKubelet implements SimulatedNode {
 
     /** Whether anything but the heartbeat times differs (kubelet's nodeStatusHasChanged). */
     private static boolean changed(ObjectNode before, ObjectNode after) {
-        ObjectNode a = before.deepCopy();
-        ObjectNode b = after.deepCopy();
-        for (ObjectNode s : List.of(a, b)) {
-            for (JsonNode c : s.path("conditions")) {
-                ((ObjectNode) c).remove("lastHeartbeatTime");
+        for (String field : after.propertyNames()) {
+            if (!field.equals("conditions") && !Objects.equals(before.get(field), after.get(field))) {
+                return true;
             }
         }
-        return !a.equals(b);
+        JsonNode a = before.path("conditions");
+        JsonNode b = after.path("conditions");
+        if (a.size() != b.size()) {
+            return true;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            for (String f : List.of("type", "status", "lastTransitionTime", "reason", "message")) {
+                if (!Objects.equals(a.get(i).get(f), b.get(i).get(f))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private void register() {
@@ -319,6 +336,9 @@ final class NodeKubelet implements SimulatedNode {
                         .setAnnotations(merged(
                                 existing.getMetadata().getAnnotations(),
                                 Map.of("volumes.kubernetes.io/controller-managed-attach-detach", "true")));
+                if (existing.getSpec() == null) {
+                    existing.setSpec(new io.fabric8.kubernetes.api.model.NodeSpec());
+                }
                 if (existing.getSpec().getPodCIDR() == null) {
                     existing.getSpec().setPodCIDR(podCidr);
                     existing.getSpec().setPodCIDRs(List.of(podCidr));
@@ -358,6 +378,38 @@ final class NodeKubelet implements SimulatedNode {
     ObjectNode status(ObjectNode previous) {
         String now = PodRuntime.format(kubelets.clock().now());
         ObjectNode s = JSON.objectNode();
+        s.set("capacity", staticStatus.get("capacity"));
+        s.set("allocatable", staticStatus.get("allocatable"));
+        ArrayNode conditions = s.putArray("conditions");
+        conditions.add(condition(
+                previous,
+                now,
+                "MemoryPressure",
+                "False",
+                "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available"));
+        conditions.add(condition(
+                previous, now, "DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"));
+        conditions.add(condition(
+                previous,
+                now,
+                "PIDPressure",
+                "False",
+                "KubeletHasSufficientPID",
+                "kubelet has sufficient PID available"));
+        conditions.add(condition(previous, now, "Ready", "True", "KubeletReady", "kubelet is posting ready status"));
+        s.set("addresses", staticStatus.get("addresses"));
+        s.set("daemonEndpoints", staticStatus.get("daemonEndpoints"));
+        s.set("nodeInfo", staticStatus.get("nodeInfo"));
+        return s;
+    }
+
+    /**
+     * The parts of the node status that never change while the machine runs (capacity, allocatable, addresses,
+     * endpoints, nodeInfo): built once, shared by every status and never modified.
+     */
+    private ObjectNode staticStatus() {
+        ObjectNode s = JSON.objectNode();
         ObjectNode capacity = s.putObject("capacity");
         BigDecimal memory = template.memory().getNumericalAmount();
         BigDecimal storage = template.ephemeralStorage().getNumericalAmount();
@@ -379,24 +431,6 @@ final class NodeKubelet implements SimulatedNode {
         allocatable.put("hugepages-2Mi", "0");
         allocatable.put("memory", kibibytes(memory.subtract(EVICTION_MEMORY).max(BigDecimal.ZERO)));
         allocatable.put("pods", template.pods().toString());
-        ArrayNode conditions = s.putArray("conditions");
-        conditions.add(condition(
-                previous,
-                now,
-                "MemoryPressure",
-                "False",
-                "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available"));
-        conditions.add(condition(
-                previous, now, "DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"));
-        conditions.add(condition(
-                previous,
-                now,
-                "PIDPressure",
-                "False",
-                "KubeletHasSufficientPID",
-                "kubelet has sufficient PID available"));
-        conditions.add(condition(previous, now, "Ready", "True", "KubeletReady", "kubelet is posting ready status"));
         ArrayNode addresses = s.putArray("addresses");
         addresses.addObject().put("type", "InternalIP").put("address", internalIp);
         addresses.addObject().put("type", "Hostname").put("address", name());
@@ -405,12 +439,11 @@ final class NodeKubelet implements SimulatedNode {
         info.put("machineID", PodRuntime.sha256("machine/" + name()).substring(0, 32));
         info.put(
                 "systemUUID",
-                UUID.nameUUIDFromBytes(("system/" + name()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                UUID.nameUUIDFromBytes(("system/" + name()).getBytes(StandardCharsets.UTF_8))
                         .toString());
         info.put(
                 "bootID",
-                UUID.nameUUIDFromBytes(
-                                ("boot/" + name() + "/" + bootTime).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                UUID.nameUUIDFromBytes(("boot/" + name() + "/" + bootTime).getBytes(StandardCharsets.UTF_8))
                         .toString());
         info.put("kernelVersion", KERNEL_VERSION);
         info.put("osImage", OS_IMAGE);

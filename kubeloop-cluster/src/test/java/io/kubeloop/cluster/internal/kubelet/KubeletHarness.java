@@ -39,13 +39,10 @@ final class KubeletHarness implements AutoCloseable {
     private final List<Watch<Pod>> watches = new CopyOnWriteArrayList<>();
 
     KubeletHarness(ClusterTimings timings, List<NodeTemplate> templates) {
-        long t0 = System.nanoTime();
         kubelets = Kubelets.start(client, clock, timings, templates);
-        long t1 = System.nanoTime();
         for (NodeTemplate t : templates) {
             awaitNode(t.name());
         }
-        System.out.println("SETUP " + (t1 - t0) / 1000000 + " " + (System.nanoTime() - t1) / 1000000);
     }
 
     Node awaitNode(String name) {
@@ -149,15 +146,9 @@ final class KubeletHarness implements AutoCloseable {
 
     @Override
     public void close() {
-        long t0 = System.nanoTime();
         watches.forEach(Watch::close);
-        long t1 = System.nanoTime();
         kubelets.close();
-        long t2 = System.nanoTime();
         client.close();
-        long t3 = System.nanoTime();
         server.close();
-        long t4 = System.nanoTime();
-        System.out.println("CLOSE " + (t1 - t0) / 1000000 + " " + (t2 - t1) / 1000000 + " " + (t3 - t2) / 1000000 + " " + (t4 - t3) / 1000000);
     }
 }

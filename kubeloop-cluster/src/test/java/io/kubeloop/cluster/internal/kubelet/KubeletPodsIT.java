@@ -94,12 +94,7 @@ class KubeletPodsIT {
         assertThat(c.getLastState().getTerminated()).isNull();
 
         // ADDED, then the kubelet's two status writes: ContainerCreating, Running
-        try {
-            TestThreads.eventually().until(() -> events.size() >= 3);
-        } catch (RuntimeException e) {
-            events.forEach(ev -> System.out.println("EVENT " + ev.type() + " " + ev.object().getStatus()));
-            throw e;
-        }
+        TestThreads.eventually().until(() -> events.size() >= 3);
         assertThat(events.get(0).type()).isEqualTo(WatchEventType.ADDED);
         Pod creating = events.get(1).object();
         assertThat(creating.getStatus().getPhase()).isEqualTo("Pending");
@@ -116,7 +111,8 @@ class KubeletPodsIT {
         Pod pod = h.create(KubeletHarness.pod(ns, "slow", "node-2", Map.of("sim.kubeloop.io/start-delay", "5s"))
                 .build());
 
-        Pod creating = h.awaitPod(pod, p -> !p.getStatus().getContainerStatuses().isEmpty());
+        Pod creating =
+                h.awaitPod(pod, p -> !p.getStatus().getContainerStatuses().isEmpty());
         assertThat(creating.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(conditions(creating))
                 .containsEntry("PodReadyToStartContainers", "False")
@@ -232,8 +228,8 @@ class KubeletPodsIT {
         p = h.awaitPod(pod, x -> app(x).getRestartCount() == 3);
         assertThat(app(p).getState().getWaiting().getMessage()).startsWith("back-off 40s ");
         // each back-off ends with a restart and a crash, and the next back-off is twice as long, up to 5 minutes
-        List<Duration> waits = List.of(
-                Duration.ofSeconds(40), Duration.ofSeconds(80), Duration.ofSeconds(160), Duration.ofMinutes(5));
+        List<Duration> waits =
+                List.of(Duration.ofSeconds(40), Duration.ofSeconds(80), Duration.ofSeconds(160), Duration.ofMinutes(5));
         List<String> next = List.of("1m20s", "2m40s", "5m0s", "5m0s");
         for (int i = 0; i < waits.size(); i++) {
             int count = app(p).getRestartCount();
