@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.apiserver.fault.Failure;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
 import io.kubeloop.client.resource.DeleteOptions;
@@ -63,7 +64,7 @@ class SchedulerIT {
 
     @BeforeAll
     void start(@TempDir Path dir) {
-        server = EmbeddedApiServer.builder().clock(clock).start();
+        server = EmbeddedApiServer.builder().clock(clock).faultInjection(true).start();
         client = KubernetesClient.create(ClientConfig.fromKubeconfig(server.writeKubeconfig(dir.resolve("kc"))));
         manager = Manager.builder(client)
                 .clock(clock)
@@ -100,6 +101,7 @@ class SchedulerIT {
 
     @AfterEach
     void removeNodesAndPods() {
+        server.faults().clear();
         for (Pod p : client.resources(Pod.class).inNamespace(ns).list().items()) {
             client.resources(Pod.class)
                     .inNamespace(ns)
@@ -340,6 +342,23 @@ class SchedulerIT {
     }
 
     @Test
+    void aFailedBindingIsTakenBackAndRetriedAfterTheBackOff() {
+        create(pod("unlucky", "100m", "64Mi", p -> {}));
+        assertThat(awaitUnschedulable("unlucky")).isEqualTo("no nodes available to schedule pods");
+        // the next pods create is the binding (pods/binding is a create of pods)
+        server.faults().fail(Failure.status(500).count(1).resource("pods").verb("create"));
+        node("flaky", "zone-a", "8", "32Gi", "110", n -> {});
+        clock.step(Duration.ofSeconds(1)); // the pod's back-off
+
+        Event failed = awaitEvent("unlucky", "FailedScheduling", "running Bind plugin");
+        assertThat(failed.getMessage()).startsWith("running Bind plugin \"DefaultBinder\": ");
+        assertThat(boundTo("unlucky")).isNull();
+        clock.step(Duration.ofSeconds(1)); // the controller's back-off after the error
+
+        assertThat(awaitBound(List.of("unlucky"))).containsEntry("unlucky", "flaky");
+    }
+
+    @Test
     void podsThatAreNotTheSchedulersAreLeftAlone() {
         node("any", "zone-a", "8", "32Gi", "110", n -> {});
         create(pod("other-scheduler", "100m", "64Mi", p -> p.getSpec().setSchedulerName("my-scheduler")));
@@ -528,12 +547,17 @@ class SchedulerIT {
     }
 
     private Event awaitEvent(String pod, String reason) {
+        return awaitEvent(pod, reason, "");
+    }
+
+    private Event awaitEvent(String pod, String reason, String messagePrefix) {
         return await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(10))
                 .until(
                         () -> client.resources(Event.class).inNamespace(ns).list(ListOptions.none()).items().stream()
-                                .filter(e ->
-                                        pod.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                                .filter(e -> pod.equals(e.getInvolvedObject().getName())
+                                        && reason.equals(e.getReason())
+                                        && e.getMessage().startsWith(messagePrefix))
                                 .findFirst()
                                 .orElse(null),
                         e -> e != null);
