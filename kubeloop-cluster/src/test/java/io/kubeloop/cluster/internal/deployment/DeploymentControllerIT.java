@@ -321,17 +321,18 @@ class DeploymentControllerIT {
             String newRs = h.replicaSetsOf("stuck").get(1).getMetadata().getName();
             Instant lastUpdate = Timestamps.parse(condition(d, "Progressing").getLastUpdateTime());
 
-            // 10 s before the deadline a sync (woken by an annotation the controller copies) finds no timeout.
-            CLOCK.step(Duration.between(CLOCK.now(), lastUpdate.plusSeconds(590)));
+            // 30 s before the deadline (a margin for the waits' clock steps) a sync, woken by an annotation the
+            // controller copies to the new ReplicaSet, finds no timeout.
+            CLOCK.step(Duration.between(CLOCK.now(), lastUpdate.plusSeconds(570)));
             h.merge("stuck", "{\"metadata\":{\"annotations\":{\"poke\":\"1\"}}}");
             h.eventually(
                     () -> h.replicaSets.get(newRs).orElseThrow().getMetadata().getAnnotations(),
                     a -> a.containsKey("poke"));
             assertThat(condition(h.deployment("stuck"), "Progressing").getReason())
-                    .isNotEqualTo("ProgressDeadlineExceeded");
+                    .isEqualTo("ReplicaSetUpdated");
 
-            // Past the deadline the requeue the controller asked for finds it.
-            CLOCK.step(Duration.ofSeconds(12));
+            // Past the deadline (600 s, and the second kube adds) the requeue the controller asked for finds it.
+            CLOCK.step(Duration.between(CLOCK.now(), lastUpdate.plusSeconds(602)));
             Deployment timedOut = h.eventually(() -> h.deployment("stuck"), x -> "ProgressDeadlineExceeded"
                     .equals(condition(x, "Progressing").getReason()));
             DeploymentCondition c = condition(timedOut, "Progressing");
