@@ -121,9 +121,11 @@ final class DeploymentHarness implements AutoCloseable {
 
     /** Waits (bounded) until {@code value} satisfies {@code until}, stepping a fake clock at every poll. */
     <V> V eventually(Callable<V> value, Predicate<? super V> until) {
-        return await().atMost(Duration.ofSeconds(10))
+        // 30 s bounds a failure on a loaded machine; a passing wait takes milliseconds to a second. Polls 10 ms
+        // apart keep the test's own requests from crowding the controllers' on two shared cores.
+        return await().atMost(Duration.ofSeconds(30))
                 .pollDelay(Duration.ZERO)
-                .pollInterval(Duration.ofMillis(2))
+                .pollInterval(Duration.ofMillis(10))
                 .until(
                         () -> {
                             if (clock instanceof FakeClock fake) {
