@@ -164,14 +164,16 @@ public final class EndpointsController implements Reconciler<Service> {
         try {
             Endpoints stored = create ? client.create(endpoints) : client.update(endpoints);
             writes.written(key, stored);
-            LOG.debug(
-                    "{} endpoints {}: {} ready, {} not ready",
-                    create ? "created" : "updated",
-                    key,
-                    truncated.stream().mapToInt(s -> s.addresses().size()).sum(),
-                    truncated.stream()
-                            .mapToInt(s -> s.notReadyAddresses().size())
-                            .sum());
+            if (LOG.isDebugEnabled()) {
+                LOG.debug(
+                        "{} endpoints {}: {} ready, {} not ready",
+                        create ? "created" : "updated",
+                        key,
+                        truncated.stream().mapToInt(s -> s.addresses().size()).sum(),
+                        truncated.stream()
+                                .mapToInt(s -> s.notReadyAddresses().size())
+                                .sum());
+            }
             return Result.done();
         } catch (AlreadyExistsException e) {
             return Result.requeue(); // created by someone just now: the cache will show it

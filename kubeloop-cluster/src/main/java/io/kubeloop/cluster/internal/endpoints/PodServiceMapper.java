@@ -16,7 +16,7 @@ import java.util.Objects;
  * {@code GetServicesToUpdateOnPodChange}): the Services of the pod's namespace whose selector matches its labels,
  * read from the manager's cache (one list of the namespace's Services, a map lookup per selector key).
  *
- * <p>The {@link #filter() filter} passes a pod update only when it can change endpoints (readiness, IPs, deletion,
+ * <p>The {@link #filter() filter} passes the creation and deletion of a pod with an IP, and a pod update only when it can change endpoints (readiness, IPs, deletion,
  * terminal phase, node) or the set of Services that select it (labels, hostname, subdomain); the informer's resyncs
  * (same resourceVersion) and status updates that change nothing of the kind never reach the queues. For an update
  * that passes, the mapper runs on the old and the new pod, so that a Service that stops selecting the pod is synced
@@ -46,9 +46,22 @@ final class PodServiceMapper implements RequestMapper<Pod> {
         return requests;
     }
 
-    /** Passes creations and deletions, and the updates that can change a Service's endpoints. */
+    /**
+     * Passes the creations and deletions of pods with an IP (a pod without one is in no endpoints: it gets there
+     * through the update that gives it an IP), and the updates that can change a Service's endpoints.
+     */
     static EventFilter<Pod> filter() {
         return new EventFilter<>() {
+            @Override
+            public boolean create(Pod pod, boolean isInInitialList) {
+                return hasIp(pod);
+            }
+
+            @Override
+            public boolean delete(Pod pod, boolean finalStateUnknown) {
+                return hasIp(pod);
+            }
+
             @Override
             public boolean update(Pod oldPod, Pod newPod) {
                 if (Objects.equals(
@@ -60,5 +73,9 @@ final class PodServiceMapper implements RequestMapper<Pod> {
                 return changed[0] || changed[1];
             }
         };
+    }
+
+    private static boolean hasIp(Pod pod) {
+        return pod.getStatus() != null && !PodEndpoints.podIps(pod).isEmpty();
     }
 }

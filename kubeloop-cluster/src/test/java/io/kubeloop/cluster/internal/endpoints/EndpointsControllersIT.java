@@ -228,6 +228,29 @@ class EndpointsControllersIT {
         assertThat(errors("endpoint") + errors("endpointslice")).isEqualTo(failures);
     }
 
+    @Test
+    void endpointsAndSlicesDeletedBySomeoneComeBack() {
+        service("web", Map.of("app", "web"), port("", 80, new IntOrString(80)));
+        Pod a = runningPod("a", Map.of("app", "web"), "node-a", true);
+        Endpoints ep = awaitEndpoints("web", e -> addresses(e).size() == 1);
+        EndpointSlice slice = awaitSlices("web", s -> endpointCount(s) == 1).get(0);
+
+        endpoints().delete("web");
+        client.resources(EndpointSlice.class)
+                .inNamespace(ns)
+                .delete(slice.getMetadata().getName());
+
+        Endpoints again = awaitEndpoints(
+                "web", e -> !e.getMetadata().getUid().equals(ep.getMetadata().getUid()));
+        assertThat(addresses(again)).containsExactly(ip(a));
+        List<EndpointSlice> slices = awaitSlices("web", s -> s.stream()
+                .noneMatch(x ->
+                        x.getMetadata().getName().equals(slice.getMetadata().getName())));
+        assertThat(slices).singleElement().satisfies(s -> assertThat(s.getEndpoints())
+                .singleElement()
+                .satisfies(e -> assertThat(e.getAddresses()).containsExactly(ip(a))));
+    }
+
     private static double reconciles(String controller) {
         return manager
                 .meterRegistry()
