@@ -777,7 +777,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
 
     /**
      * Waits until every {@code synced} condition is true (typically {@code informer::hasSynced} or a
-     * registration's {@code hasSynced}), checking every 100 ms, for at most {@code timeout}.
+     * registration's {@code hasSynced}), checking every 100 ms, for at most {@code timeout}. On a clock other than
+     * the system's, the conditions are also checked every 100 ms of real time, so that a wait on a fake clock that no
+     * one steps still returns once the caches have synced.
      *
      * @return true when all are true; false on timeout or interruption (the interrupt flag is kept)
      */
@@ -796,6 +798,26 @@ public final class SharedIndexInformer<T extends HasMetadata> {
         long deadline = clock.nanoTime() + timeout.toNanos();
         ReentrantLock lock = new ReentrantLock();
         Condition never = lock.newCondition();
+        // A clock other than the system's (a test's FakeClock) moves only when stepped, so a poll on it alone would
+        // never see the caches sync: a virtual thread also wakes the wait every poll period of real time (a spurious
+        // return, which awaitUntil allows). The timeout stays on the clock.
+        Thread nudger = clock == Clock.system()
+                ? null
+                : Thread.ofVirtual().name("wait-for-cache-sync").start(() -> {
+                    try {
+                        while (true) {
+                            Thread.sleep(SYNC_POLL_PERIOD);
+                            lock.lock();
+                            try {
+                                never.signalAll();
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    } catch (InterruptedException done) {
+                        // the wait is over
+                    }
+                });
         lock.lock();
         try {
             while (true) {
@@ -814,6 +836,9 @@ public final class SharedIndexInformer<T extends HasMetadata> {
             return false;
         } finally {
             lock.unlock();
+            if (nudger != null) {
+                nudger.interrupt();
+            }
         }
     }
 

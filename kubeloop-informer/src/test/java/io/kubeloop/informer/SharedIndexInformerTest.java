@@ -926,6 +926,22 @@ class SharedIndexInformerTest {
     }
 
     @Test
+    void waitForCacheSyncOnAFakeClockNobodyStepsReturnsOnceTheCachesSynced() throws Exception {
+        FakeClock still = new FakeClock();
+        java.util.concurrent.atomic.AtomicBoolean synced = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicReference<Boolean> result = new AtomicReference<>();
+        Thread waiter = Thread.ofVirtual()
+                .name("test-wait")
+                .start(() ->
+                        result.set(SharedIndexInformer.waitForCacheSync(still, Duration.ofMinutes(2), synced::get)));
+        await().atMost(WAIT).until(still::hasWaiters);
+        synced.set(true);
+        waiter.join(WAIT);
+        assertThat(result.get()).isTrue();
+        assertThat(still.hasWaiters()).isFalse();
+    }
+
+    @Test
     void waitForCacheSyncReturnsTrueWhenAllSyncAndFalseAfterTheTimeout() throws Exception {
         assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(1), () -> true, () -> true))
                 .isTrue();
