@@ -139,6 +139,12 @@ class RequestSurfaceIT {
         assertThat(bound.err())
                 .contains("pod \"web-1\" runs on node \"node-1\" of kubeloop's embedded cluster, which has no "
                         + "container runtime: there are no logs to read");
+        // metrics.k8s.io is not served (no metrics-server): kubectl top says so, as on a cluster without one
+        for (String what : new String[] {"pod", "node"}) {
+            Kubectl.Result top = kubectl.run("top", what, "-n", "surface");
+            assertThat(top.exit()).as("top " + what).isNotZero();
+            assertThat(top.err()).as("top " + what).contains("error: Metrics API not available");
+        }
     }
 
     // ---- Accept

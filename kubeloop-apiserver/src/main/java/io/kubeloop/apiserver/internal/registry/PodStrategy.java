@@ -1,5 +1,6 @@
 package io.kubeloop.apiserver.internal.registry;
 
+import static io.kubeloop.apiserver.internal.registry.KubeFieldErrors.duplicate;
 import static io.kubeloop.apiserver.internal.registry.KubeFieldErrors.forbidden;
 import static io.kubeloop.apiserver.internal.registry.KubeFieldErrors.invalid;
 
@@ -237,26 +238,132 @@ final class PodStrategy implements ResourceStrategy {
         return true;
     }
 
-    /** The QoS class is set at creation and immutable; a status write that leaves it out keeps it (as kube's). */
+    /**
+     * The QoS class is set at creation and immutable; a status write that leaves it out keeps it (as kube's). podIP
+     * and podIPs (hostIP and hostIPs) are kept in step as kube's v1 conversion keeps them: the single field is the
+     * first of the list, and wins when the two disagree.
+     */
     @Override
     public void prepareForStatusUpdate(ObjectNode next, ObjectNode current) {
         JsonNode qos = current.path("status").get("qosClass");
-        if (qos != null) {
-            ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
-            if (status.path("qosClass").asString("").isEmpty()) {
-                status.set("qosClass", qos);
+        ObjectNode status = next.get("status") instanceof ObjectNode s ? s : next.putObject("status");
+        if (qos != null && status.path("qosClass").asString("").isEmpty()) {
+            status.set("qosClass", qos);
+        }
+        pairIps(status, "podIP", "podIPs");
+        pairIps(status, "hostIP", "hostIPs");
+    }
+
+    private static void pairIps(ObjectNode status, String single, String list) {
+        String ip = status.path(single).asString("");
+        JsonNode ips = status.path(list);
+        if (!ip.isEmpty()
+                && (ips.isEmpty() || !ips.get(0).path("ip").asString("").equals(ip))) {
+            status.putArray(list).addObject().put("ip", ip);
+        } else if (ip.isEmpty() && !ips.isEmpty()) {
+            status.put(single, ips.get(0).path("ip").asString(""));
+        }
+    }
+
+    /**
+     * kube's {@code ValidatePodStatusUpdate}, what a kubelet's writes meet: the QoS class never changes; podIPs and
+     * hostIPs are valid IPs, one per family at most, without duplicates; a container terminated under restartPolicy
+     * Never (or OnFailure with exit code 0) is not running again. The spec cannot change here (the status strategy
+     * keeps the stored one), so {@code spec.nodeName} is changed by a binding only.
+     */
+    @Override
+    public List<FieldError> validateStatusUpdate(ObjectNode next, ObjectNode current) {
+        List<FieldError> errors = new ArrayList<>();
+        JsonNode status = next.path("status");
+        JsonNode qos = status.path("qosClass");
+        JsonNode old = current.path("status").path("qosClass");
+        if (!old.isMissingNode() && !PodSpecs.same(qos, old)) {
+            errors.add(invalid("status.qosClass", qos, "field is immutable"));
+        }
+        String restartPolicy = current.path("spec").path("restartPolicy").asString("Always");
+        for (String list : new String[] {"containerStatuses", "initContainerStatuses"}) {
+            stateTransitions(
+                    status.path(list), current.path("status").path(list), "status." + list, restartPolicy, errors);
+        }
+        stateTransitions(
+                status.path("ephemeralContainerStatuses"),
+                current.path("status").path("ephemeralContainerStatuses"),
+                "status.ephemeralContainerStatuses",
+                "Never",
+                errors);
+        ips(status.path("podIPs"), "status.podIPs", "PodIP", errors);
+        JsonNode hostIps = status.path("hostIPs");
+        if (!hostIps.isEmpty()
+                && !status.path("hostIP")
+                        .asString("")
+                        .equals(hostIps.get(0).path("ip").asString(""))) {
+            errors.add(invalid(
+                    "status.hostIPs[0].ip", hostIps.get(0).path("ip").asString(""), "must be equal to `hostIP`"));
+        }
+        ips(hostIps, "status.hostIPs", "HostIP", errors);
+        return errors;
+    }
+
+    /** kube's {@code ValidateContainerStateTransition}. */
+    private static void stateTransitions(
+            JsonNode next, JsonNode old, String path, String restartPolicy, List<FieldError> errors) {
+        if (restartPolicy.equals("Always")) {
+            return;
+        }
+        for (int i = 0; i < old.size(); i++) {
+            JsonNode terminated = old.get(i).path("state").get("terminated");
+            if (terminated == null || terminated.isNull()) {
+                continue;
+            }
+            if (terminated.path("exitCode").asLong(0) != 0 && restartPolicy.equals("OnFailure")) {
+                continue;
+            }
+            String name = old.get(i).path("name").asString("");
+            for (JsonNode n : next) {
+                JsonNode now = n.path("state").get("terminated");
+                if (n.path("name").asString("").equals(name) && (now == null || now.isNull())) {
+                    errors.add(
+                            forbidden(path + "[" + i + "].state", "may not be transitioned to non-terminated state"));
+                }
             }
         }
     }
 
-    @Override
-    public List<FieldError> validateStatusUpdate(ObjectNode next, ObjectNode current) {
-        JsonNode qos = next.path("status").path("qosClass");
-        JsonNode old = current.path("status").path("qosClass");
-        if (!old.isMissingNode() && !PodSpecs.same(qos, old)) {
-            return List.of(invalid("status.qosClass", qos, "field is immutable"));
+    /** kube's {@code validatePodIPs} / {@code validateHostIPs}: valid, one per family, no duplicates. */
+    private static void ips(JsonNode list, String path, String goType, List<FieldError> errors) {
+        List<IpAddresses.Family> families = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            String ip = list.get(i).path("ip").asString("");
+            IpAddresses.Family family = IpAddresses.family(ip);
+            if (family == null) {
+                errors.add(invalid(
+                        path + "[" + i + "]", ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
+            }
+            families.add(family);
         }
-        return List.of();
+        if (list.size() <= 1) {
+            return;
+        }
+        if (list.size() > 2 || families.contains(null) || families.get(0) == families.get(1)) {
+            List<String> items = new ArrayList<>();
+            for (JsonNode ip : list) {
+                items.add("core." + goType + "{IP:"
+                        + KubeFieldErrors.quote(ip.path("ip").asString("")) + "}");
+            }
+            errors.add(invalid(
+                    path,
+                    new KubeFieldErrors.GoValue("[]core." + goType + "{" + String.join(", ", items) + "}"),
+                    "may specify no more than one IP for each IP family"));
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String ip = list.get(i).path("ip").asString("");
+            if (!seen.add(ip)) {
+                errors.add(duplicate(
+                        path + "[" + i + "]",
+                        new KubeFieldErrors.GoValue("core." + goType + "{IP:" + KubeFieldErrors.quote(ip) + "}")));
+            }
+        }
     }
 
     @Override

@@ -47,6 +47,7 @@ public final class Strategies {
         s.put(key("", "persistentvolumeclaims"), new PersistentVolumeClaimStrategy());
         // workloads: pods and the apps/v1 controllers of pods
         s.put(key("", "pods"), new PodStrategy(notReadySeconds, unreachableSeconds));
+        s.put(key("", "nodes"), new NodeStrategy());
         s.put(key("apps", "deployments"), new DeploymentStrategy());
         s.put(key("apps", "replicasets"), new ReplicaSetStrategy());
         s.put(key("apps", "statefulsets"), new StatefulSetStrategy());
