@@ -279,6 +279,16 @@ public final class Kubelets implements AutoCloseable {
         });
         queue.shutDown();
         informer.stop();
+        // workers skip what is still queued (sync sees closed); give the calls in flight a moment to end cleanly
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        for (Thread w : workers) {
+            try {
+                w.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         workers.forEach(Thread::interrupt);
     }
 
@@ -319,6 +329,9 @@ public final class Kubelets implements AutoCloseable {
     // ---- the workers
 
     private void sync(Object item) {
+        if (closed) {
+            return;
+        }
         switch (item) {
             case String key -> syncPod(key);
             case LeaseTask t -> t.node().renewLease();

@@ -175,8 +175,8 @@ final class PodRuntime {
             if (grace == null) {
                 grace = current.getSpec().getTerminationGracePeriodSeconds();
             }
-            boolean running = allStopped() == false;
-            killDue = running ? plus(now, wall(Duration.ofSeconds(grace == null ? 30 : Math.max(0, grace)))) : now;
+            // a finished pod has nothing left to stop: the kubelet deletes it at once
+            killDue = allStopped() ? now : plus(now, wall(Duration.ofSeconds(grace == null ? 30 : Math.max(0, grace))));
         }
     }
 
