@@ -67,6 +67,11 @@ final class TestCluster implements AutoCloseable {
                 .metricsPort(-1)
                 .healthProbePort(-1)
                 .build();
+        // every type awaitCaches() reads, cached from the start (a lazily started informer would make the first read
+        // wait for its sync)
+        manager.informerFactory().informerFor(Node.class);
+        manager.informerFactory().informerFor(Pod.class);
+        manager.informerFactory().informerFor(Lease.class);
         return manager;
     }
 
