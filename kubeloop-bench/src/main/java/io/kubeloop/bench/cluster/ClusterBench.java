@@ -103,7 +103,7 @@ public final class ClusterBench {
         Set<String> running = ConcurrentHashMap.newKeySet();
         CountDownLatch all = new CountDownLatch(1);
         var pods = client.resources(Pod.class).inAnyNamespace();
-        String rv = pods.list().metadata().getResourceVersion();
+        String rv = pods.list().resourceVersion();
         Watch<Pod> watch = pods.watch(WatchOptions.builder().resourceVersion(rv).build());
         Thread counter = Thread.ofPlatform().name("bench-running-pods").start(() -> {
             for (WatchEvent<Pod> event : watch) {
