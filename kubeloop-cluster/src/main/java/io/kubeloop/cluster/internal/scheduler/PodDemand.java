@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one pod asks of a node, computed once from its spec: its resource requests as kube-scheduler counts them
@@ -152,17 +153,41 @@ record PodDemand(
         return l == null ? List.of() : l;
     }
 
+    /**
+     * Parsed quantities by their text: a decision parses the pod's requests, and the pods of one workload repeat the
+     * same few strings ({@code 100m}, {@code 128Mi}), whose BigDecimal parse costs more than the rest of a decision.
+     * Cleared when it grows past {@value #MAX_MEMO} entries, so odd values cannot grow it without bound.
+     */
+    private static final Map<String, Long> MILLI = new ConcurrentHashMap<>();
+
+    private static final Map<String, Long> VALUE = new ConcurrentHashMap<>();
+    private static final int MAX_MEMO = 4096;
+
     /** {@code MilliValue()}: the quantity × 1000, rounded up. */
     static long milli(Quantity q) {
-        return q.getNumericalAmount()
-                .multiply(BigDecimal.valueOf(1000))
-                .setScale(0, RoundingMode.CEILING)
-                .longValue();
+        return memo(MILLI, q, 1000);
     }
 
     /** {@code Value()}: the quantity rounded up to an integer. */
     static long value(Quantity q) {
-        return q.getNumericalAmount().setScale(0, RoundingMode.CEILING).longValue();
+        return memo(VALUE, q, 1);
+    }
+
+    private static long memo(Map<String, Long> memo, Quantity q, int scale) {
+        String key = q.getFormat() == null ? q.getAmount() : q.getAmount() + q.getFormat();
+        Long known = memo.get(key);
+        if (known != null) {
+            return known;
+        }
+        long parsed = q.getNumericalAmount()
+                .multiply(BigDecimal.valueOf(scale))
+                .setScale(0, RoundingMode.CEILING)
+                .longValue();
+        if (memo.size() >= MAX_MEMO) {
+            memo.clear();
+        }
+        memo.put(key, parsed);
+        return parsed;
     }
 
     /** Whether kube-scheduler counts {@code name} as a scalar resource (extended, hugepages, attachable volumes). */
