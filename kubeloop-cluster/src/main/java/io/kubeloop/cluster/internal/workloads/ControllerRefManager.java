@@ -25,8 +25,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>controlled by another object (a controller reference with another uid): ignored;</li>
  *   <li>controlled by this one and matching: claimed;</li>
- *   <li>controlled by this one and not matching: released (its reference removed by a strategic merge patch
- *       {@code {"$patch":"delete","uid":…}} carrying the object's uid) — unless the controller is being deleted;
+ *   <li>controlled by this one and not matching: released (its reference removed by a JSON patch guarded by tests
+ *       of the object's and the reference's uid) — unless the controller is being deleted;
  *       a release that finds the object gone (404) or changed (422) is not an error;</li>
  *   <li>an orphan that matches, is not being deleted, is in the controller's namespace, while the controller is not
  *       being deleted: adopted (a controller reference with {@code blockOwnerDeletion} added by a strategic merge
@@ -145,15 +145,36 @@ public final class ControllerRefManager<O extends HasMetadata> {
         return client.patch(object, PatchType.STRATEGIC, JSON.writeValueAsString(patch));
     }
 
+    /**
+     * Removes this controller's reference with a JSON patch that first tests the object's uid and the reference's
+     * uid at its index (kube sends a strategic merge patch {@code {"$patch":"delete","uid":…}}; the test operations
+     * give the same guarantee — a recreated object or a moved reference fails with 422 — without relying on the
+     * server's handling of list directives).
+     */
     private void release(O object) {
-        ObjectNode patch = JSON.createObjectNode();
-        ObjectNode meta = patch.putObject("metadata");
-        ArrayNode refs = meta.putArray("ownerReferences");
-        refs.addObject()
-                .put("$patch", "delete")
-                .put("uid", controller.getMetadata().getUid());
-        meta.put("uid", object.getMetadata().getUid());
-        client.patch(object, PatchType.STRATEGIC, JSON.writeValueAsString(patch));
+        List<OwnerReference> refs = object.getMetadata().getOwnerReferences();
+        String ownerUid = controller.getMetadata().getUid();
+        int index = -1;
+        for (int i = 0; refs != null && i < refs.size(); i++) {
+            if (ownerUid.equals(refs.get(i).getUid())) {
+                index = i;
+                break;
+            }
+        }
+        if (index < 0) {
+            return;
+        }
+        ArrayNode patch = JSON.createArrayNode();
+        patch.addObject()
+                .put("op", "test")
+                .put("path", "/metadata/uid")
+                .put("value", object.getMetadata().getUid());
+        patch.addObject()
+                .put("op", "test")
+                .put("path", "/metadata/ownerReferences/" + index + "/uid")
+                .put("value", ownerUid);
+        patch.addObject().put("op", "remove").put("path", "/metadata/ownerReferences/" + index);
+        client.patch(object, PatchType.JSON, JSON.writeValueAsString(patch));
     }
 
     private static java.util.Map<String, String> labels(HasMetadata o) {
