@@ -282,6 +282,10 @@ public final class EmbeddedCluster implements AutoCloseable {
             if (clock != null) {
                 b.clock(clock);
             }
+            if (timings.defaultTolerationSeconds() != ClusterTimings.DEFAULTS.defaultTolerationSeconds()) {
+                // the DefaultTolerationSeconds admission with the cluster's value; else the server builder's (300 s)
+                b.defaultTolerationSeconds(timings.defaultTolerationSeconds(), timings.defaultTolerationSeconds());
+            }
             ClusterAdminEndpoint admin = new ClusterAdminEndpoint();
             b.adminEndpoint(ADMIN_NAME, admin);
             EmbeddedApiServer server = b.start();

@@ -7,6 +7,10 @@ import io.kubeloop.cluster.EmbeddedCluster;
 import io.kubeloop.cluster.internal.deployment.DeploymentController;
 import io.kubeloop.cluster.internal.endpoints.EndpointSliceController;
 import io.kubeloop.cluster.internal.endpoints.EndpointsController;
+import io.kubeloop.cluster.internal.nodelifecycle.NodeLifecycleController;
+import io.kubeloop.cluster.internal.nodelifecycle.PodGarbageCollector;
+import io.kubeloop.cluster.internal.nodelifecycle.TaintEvictionController;
+import io.kubeloop.cluster.internal.replicaset.ReplicaSetController;
 import io.kubeloop.cluster.internal.scheduler.Scheduler;
 import io.kubeloop.controller.Manager;
 import java.time.Duration;
@@ -48,7 +52,11 @@ public final class ControlPlane implements AutoCloseable {
      */
     private static final List<Named> COMPONENTS = List.of(
             new Named("scheduler", Scheduler::register),
+            new Named("replicaset-controller", ReplicaSetController::register),
             new Named("deployment-controller", DeploymentController::register),
+            new Named("node-controller", NodeLifecycleController::register),
+            new Named("taint-eviction-controller", TaintEvictionController::register),
+            new Named("pod-garbage-collector", PodGarbageCollector::register),
             new Named("endpoint-controller", EndpointsController::register),
             new Named("endpointslice-controller", EndpointSliceController::register));
 
