@@ -501,12 +501,14 @@ public final class Kubelets implements AutoCloseable {
             rt.timer = null;
         }
         rt.timerDue = due;
-        if (due <= now) {
+        // the delay counts from the clock's reading now, not the sync's start: time may have moved meanwhile
+        long current = Math.max(now, clock.nanoTime());
+        if (due <= current) {
             rt.timerDue = PodRuntime.NEVER;
             queue.add(rt.key); // due now: no timer (a fake clock would run it only at its next step)
         } else if (due != PodRuntime.NEVER && !closed) {
             String key = rt.key;
-            rt.timer = clock.schedule(() -> queue.add(key), Duration.ofNanos(Math.max(0, due - now)));
+            rt.timer = clock.schedule(() -> queue.add(key), Duration.ofNanos(due - current));
         }
     }
 
