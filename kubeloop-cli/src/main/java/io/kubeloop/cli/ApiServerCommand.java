@@ -1,12 +1,15 @@
 package io.kubeloop.cli;
 
 import io.kubeloop.apiserver.EmbeddedApiServer;
+import io.kubeloop.cluster.EmbeddedCluster;
+import io.kubeloop.cluster.SimulatedNode;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +22,8 @@ import picocli.CommandLine.Option;
         name = "apiserver",
         mixinStandardHelpOptions = true,
         description = {
-            "Run an embedded, kubectl-compatible Kubernetes API server (1.32) until interrupted.",
+            "Run an embedded, kubectl-compatible Kubernetes API server (1.32) until interrupted; with --nodes N, a "
+                    + "small cluster behind it.",
             "Then: KUBECONFIG=<kubeconfig> kubectl get namespaces"
         })
 final class ApiServerCommand implements Callable<Integer> {
@@ -61,6 +65,21 @@ final class ApiServerCommand implements Callable<Integer> {
                             + "bindings), with kube's bootstrap roles; the kubeconfig's user is an admin. Try kubectl --as=alice.")
     boolean rbac;
 
+    @Option(
+            names = "--nodes",
+            description = "Run an embedded cluster of N simulated nodes behind the server (kubelets, scheduler, "
+                    + "ReplicaSet, Deployment, node lifecycle and endpoints controllers): kubectl create deployment "
+                    + "gives Running pods. 0 (default): the API server alone.",
+            defaultValue = "0")
+    int nodes;
+
+    @Option(
+            names = "--speed",
+            description = "With --nodes: seconds of cluster time per real second (default: ${DEFAULT-VALUE}); 10 "
+                    + "plays a node failure's 50 s grace period and 300 s eviction in 35 s.",
+            defaultValue = "1")
+    double speed;
+
     /** Released by the shutdown hook (Ctrl-C, SIGTERM) to stop the server. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Released once the server is closed; the hook waits for it, or the JVM would halt mid-close. */
@@ -83,7 +102,26 @@ final class ApiServerCommand implements Callable<Integer> {
         if (faultSeed != null) {
             builder.faultSeed(faultSeed);
         }
-        EmbeddedApiServer server = tls.configure(spec.commandLine(), builder).start();
+        if (nodes < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nodes must not be negative, was " + nodes);
+        }
+        if (!(speed > 0) || Double.isInfinite(speed)) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--speed must be a positive number, was " + speed);
+        }
+        if (speed != 1.0 && nodes == 0) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--speed sets the embedded cluster's speed: give --nodes N as well");
+        }
+        tls.configure(spec.commandLine(), builder);
+        EmbeddedCluster cluster = nodes > 0
+                ? EmbeddedCluster.builder()
+                        .apiServer(builder)
+                        .nodes(nodes)
+                        .speed(speed)
+                        .start()
+                : null;
+        EmbeddedApiServer server = cluster != null ? cluster.apiServer() : builder.start();
         Path kubeconfig = server.writeKubeconfig(kubeconfigOut).toAbsolutePath();
         tls.writeUserKubeconfigs(server, out);
         Thread hook = new Thread(
@@ -99,7 +137,15 @@ final class ApiServerCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("kubeloop API server (Kubernetes 1.32) listening on " + server.url());
         out.println("kubeconfig: " + kubeconfig);
-        out.println("try: KUBECONFIG=" + kubeconfig + " kubectl get namespaces");
+        if (cluster != null) {
+            out.println("cluster: " + cluster.nodes().size() + " node" + (nodes == 1 ? "" : "s") + " Ready ("
+                    + cluster.nodes().stream().map(SimulatedNode::name).collect(Collectors.joining(", "))
+                    + "), speed " + speedText(speed) + "; operate them with: kubeloop node list|stop|start|partition");
+            out.println("try: KUBECONFIG=" + kubeconfig
+                    + " kubectl create deployment web --image=nginx --replicas=3 && kubectl get pods -o wide");
+        } else {
+            out.println("try: KUBECONFIG=" + kubeconfig + " kubectl get namespaces");
+        }
         if (faults) {
             out.println("fault injection: " + server.url() + "/kubeloop/faults (seed "
                     + server.faults().seed() + "); try: kubeloop fault --kubeconfig " + kubeconfig + " status");
@@ -111,7 +157,11 @@ final class ApiServerCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // an interrupt stops the server like Ctrl-C
         } finally {
-            server.close();
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                server.close();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -122,5 +172,10 @@ final class ApiServerCommand implements Callable<Integer> {
             stopped.countDown();
         }
         return 0;
+    }
+
+    /** {@code 1×}, {@code 10×}, {@code 0.5×}. */
+    private static String speedText(double speed) {
+        return (speed == Math.rint(speed) ? String.valueOf((long) speed) : String.valueOf(speed)) + "×";
     }
 }

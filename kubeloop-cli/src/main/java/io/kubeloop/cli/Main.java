@@ -12,6 +12,9 @@ import picocli.CommandLine.Command;
                 + "embedded API server.",
         subcommands = {
             ApiServerCommand.class,
+            NodeCommand.class,
+            PodCommand.class,
+            ControllersCommand.class,
             FaultCommand.class,
             MintKubeconfigCommand.class,
             RbacCommand.class,
