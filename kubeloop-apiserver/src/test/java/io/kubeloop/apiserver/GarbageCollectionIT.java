@@ -234,4 +234,23 @@ class GarbageCollectionIT extends EmbeddedServerTest {
         dependent(CM, "cross", List.of(ref(elsewhere, false)));
         eventually().until(() -> gone(CM + "/cross"));
     }
+
+    @Test
+    void aDependentWhoseLastOwnerReferenceIsRemovedIsReleasedNotCollected() {
+        JsonNode owner = owner("keeper");
+        dependent(CM, "released", List.of(ref(owner, true)));
+        // a JSON patch that removes the last reference leaves `ownerReferences: []`: no owner, nothing to collect
+        // (the ReplicaSet controller releases a pod this way; the collector once deleted it as ownerless)
+        ApiClient.Reply released = api.request(
+                "PATCH",
+                CM + "/released",
+                "application/json-patch+json",
+                "[{\"op\":\"remove\",\"path\":\"/metadata/ownerReferences/0\"}]");
+        assertThat(released.code()).as(released.raw()).isEqualTo(200);
+        // a marker whose owner never existed is collected after the release was seen: then the verdict is in
+        dependent(CM, "marker", List.of(ref(owner("gone-soon"), false)));
+        assertThat(api.delete(CM + "/gone-soon").code()).isEqualTo(200);
+        eventually().until(() -> gone(CM + "/marker"));
+        assertThat(gone(CM + "/released")).as("a released dependent stays").isFalse();
+    }
 }

@@ -60,6 +60,9 @@ final class GarbageCollector {
      * foreground-deleting owners are dropped.
      */
     void attemptToDelete(ResourceType type, StorageKey key, ObjectNode object) {
+        if (Meta.ownerReferences(object).isEmpty()) {
+            return; // `ownerReferences: []` (a patch that removed the last one) names no owner: nothing to collect
+        }
         List<String> solid = new ArrayList<>();
         List<String> dangling = new ArrayList<>();
         List<String> waiting = new ArrayList<>();

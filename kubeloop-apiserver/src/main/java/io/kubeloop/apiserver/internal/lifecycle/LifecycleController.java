@@ -171,7 +171,7 @@ final class LifecycleController implements AutoCloseable {
             return;
         }
         index.set(key, Meta.ownerUids(object));
-        if (Meta.deleting(object) || Meta.metadata(object).has("ownerReferences")) {
+        if (Meta.deleting(object) || !Meta.ownerReferences(object).isEmpty()) {
             queue.add(key);
         }
     }
@@ -243,7 +243,7 @@ final class LifecycleController implements AutoCloseable {
             return;
         }
         if (!Meta.deleting(object)) {
-            if (Meta.metadata(object).has("ownerReferences")) {
+            if (!Meta.ownerReferences(object).isEmpty()) { // an empty list is no owner at all, as in kube
                 collector.attemptToDelete(type, key, object);
             }
             return;
