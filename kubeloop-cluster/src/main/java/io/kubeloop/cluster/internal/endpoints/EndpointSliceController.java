@@ -151,7 +151,8 @@ public final class EndpointSliceController implements Reconciler<Service> {
                 existing.add(slice);
             }
         }
-        Instant triggerTime = triggerTimes.compute(service, pods);
+        TriggerTimeTracker.Pending trigger = triggerTimes.compute(service, pods); // committed once written
+        Instant triggerTime = trigger.time();
 
         Map<String, Node> nodes = new LinkedHashMap<>();
         SliceReconciler.Plan plan = reconciler.reconcile(
@@ -162,6 +163,7 @@ public final class EndpointSliceController implements Reconciler<Service> {
                         name, n -> client.getReadOnly(Node.class, "", n).orElse(null)));
         try {
             write(group, plan, triggerTime);
+            triggerTimes.commit(trigger);
         } catch (NotFoundException e) {
             // a slice updated here was deleted meanwhile (by the garbage collector after the Service, or by a user):
             // a stale view, not a failure; the next sync starts from the cache

@@ -145,8 +145,9 @@ public final class EndpointsController implements Reconciler<Service> {
                 request.namespace(),
                 LabelSelector.equalTo(PodEndpoints.selector(service)),
                 FieldSelector.everything());
-        // computed before the comparison, so that the tracker's state follows every sync, written or not
-        Instant triggerTime = triggerTimes.compute(service, pods);
+        // committed once the endpoints are as desired: a failed write is retried with the same trigger time
+        TriggerTimeTracker.Pending trigger = triggerTimes.compute(service, pods);
+        Instant triggerTime = trigger.time();
 
         List<Subset> desired = Subsets.repack(subsets(service, pods));
         List<Subset> truncated = Subsets.truncate(desired);
@@ -157,6 +158,7 @@ public final class EndpointsController implements Reconciler<Service> {
         Map<String, String> serviceLabels =
                 PodEndpoints.orEmpty(service.getMetadata().getLabels());
         if (current != null && upToDate(current, truncated, serviceLabels, overCapacity)) {
+            triggerTimes.commit(trigger);
             return Result.done();
         }
         Endpoints endpoints = desiredEndpoints(service, current, truncated, triggerTime, overCapacity);
@@ -164,6 +166,7 @@ public final class EndpointsController implements Reconciler<Service> {
         try {
             Endpoints stored = create ? client.create(endpoints) : client.update(endpoints);
             writes.written(key, stored);
+            triggerTimes.commit(trigger);
             if (LOG.isDebugEnabled()) {
                 LOG.debug(
                         "{} endpoints {}: {} ready, {} not ready",

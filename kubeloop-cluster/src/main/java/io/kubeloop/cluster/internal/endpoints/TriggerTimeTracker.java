@@ -18,15 +18,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * that advanced since, or null (no annotation). As upstream, an object that changed twice between two syncs is
  * reported with its later change. Safe for concurrent calls on different Services; never called concurrently for
  * one Service (the work queue's guarantee).
+ *
+ * <p>Invariant: the state advances only when a sync {@linkplain #commit commits} it, that is when its write landed or
+ * there was nothing to write; a sync whose write failed leaves it as it was, so the retry reports the same trigger
+ * time instead of none.
  */
 final class TriggerTimeTracker {
 
-    private record State(Instant serviceTime, Map<String, Instant> podTimes) {}
+    record State(Instant serviceTime, Map<String, Instant> podTimes) {}
 
     private final Map<String, State> states = new ConcurrentHashMap<>();
 
-    /** The trigger time to write for this sync of {@code service} with {@code pods}, or null for none. */
-    Instant compute(Service service, List<Pod> pods) {
+    /** What one sync computed: the trigger time to write (null: none) and the state to keep once it wrote. */
+    record Pending(String key, Instant time, State next) {}
+
+    /** Records what a sync saw, once its write landed (or nothing needed writing). */
+    void commit(Pending pending) {
+        states.put(pending.key(), pending.next());
+    }
+
+    /** The trigger time to write for this sync of {@code service} with {@code pods}; see {@link #commit}. */
+    Pending compute(Service service, List<Pod> pods) {
         String key = service.getMetadata().getNamespace() + "/"
                 + service.getMetadata().getName();
         State previous = states.get(key);
@@ -52,8 +64,7 @@ final class TriggerTimeTracker {
                         || serviceTime.isAfter(previous.serviceTime()))) {
             minChanged = min(minChanged, serviceTime);
         }
-        states.put(key, new State(serviceTime, podTimes));
-        return previous == null ? serviceTime : minChanged;
+        return new Pending(key, previous == null ? serviceTime : minChanged, new State(serviceTime, podTimes));
     }
 
     void deleteService(String namespace, String name) {
