@@ -16,12 +16,17 @@ package io.kubeloop.apiserver.internal.server;
  *       limited.
  *   <li>{@value #MAX_CONNECTIONS_PROPERTY}: connections a server holds at once; a connection accepted beyond
  *       is closed at once. kubeloop's default is {@value #DEFAULT_MAX_CONNECTIONS}; the JDK's is none.
+ *   <li>{@value #MAX_IDLE_CONNECTIONS_PROPERTY}: idle keep-alive connections a server keeps; one that goes idle
+ *       beyond is closed at once. The JDK's default, 200, is below what a busy client pool holds (the embedded
+ *       cluster's 1,000 kubelets register in parallel): the server then closed connections the client was about
+ *       to reuse, and those requests failed with no answer. kubeloop's default is the connection cap.
  * </ul>
  */
 public final class ConnectionLimits {
 
     public static final String MAX_REQUEST_TIME_PROPERTY = "sun.net.httpserver.maxReqTime";
     public static final String MAX_CONNECTIONS_PROPERTY = "jdk.httpserver.maxConnections";
+    public static final String MAX_IDLE_CONNECTIONS_PROPERTY = "sun.net.httpserver.maxIdleConnections";
     static final long DEFAULT_MAX_REQUEST_SECONDS = 32;
     static final int DEFAULT_MAX_CONNECTIONS = 4096;
 
@@ -34,6 +39,9 @@ public final class ConnectionLimits {
         }
         if (System.getProperty(MAX_CONNECTIONS_PROPERTY) == null) {
             System.setProperty(MAX_CONNECTIONS_PROPERTY, Integer.toString(DEFAULT_MAX_CONNECTIONS));
+        }
+        if (System.getProperty(MAX_IDLE_CONNECTIONS_PROPERTY) == null) {
+            System.setProperty(MAX_IDLE_CONNECTIONS_PROPERTY, Integer.toString(DEFAULT_MAX_CONNECTIONS));
         }
     }
 }
