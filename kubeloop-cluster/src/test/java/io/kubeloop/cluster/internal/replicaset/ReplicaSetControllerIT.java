@@ -17,6 +17,8 @@ import io.kubeloop.apiserver.EmbeddedApiServer;
 import io.kubeloop.apiserver.fault.Failure;
 import io.kubeloop.client.KubernetesClient;
 import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.client.resource.PatchOptions;
+import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.client.resource.ResourceClient;
 import io.kubeloop.client.transport.RateLimiter;
 import io.kubeloop.clock.FakeClock;
@@ -225,11 +227,14 @@ class ReplicaSetControllerIT {
             for (int i = 0; i < 5; i++) { // each change of the ReplicaSet is a reconcile on an empty pod cache
                 int n = i;
                 double before = reconciles();
-                client.resources(ReplicaSet.class).inNamespace(ns).edit("burst", r -> new ReplicaSetBuilder(r)
-                        .editMetadata()
-                        .addToAnnotations("poke", Integer.toString(n))
-                        .endMetadata()
-                        .build());
+                // a merge patch, not a read-modify-write: the controller writes the status meanwhile (409s)
+                client.resources(ReplicaSet.class)
+                        .inNamespace(ns)
+                        .patch(
+                                "burst",
+                                PatchType.MERGE,
+                                "{\"metadata\":{\"annotations\":{\"poke\":\"" + n + "\"}}}",
+                                PatchOptions.none());
                 eventually().until(() -> reconciles() > before);
             }
             assertThat(podClient(ns).list().items()).hasSize(3);
