@@ -90,7 +90,11 @@ final class Probes {
         return liveThreads().stream()
                 .filter(t -> !before.contains(t) && t.isAlive())
                 .map(Thread::getName)
+                // the JDK's own: virtual-thread carriers and I/O pollers (started by the JVM's first blocking I/O
+                // on a virtual thread, which may be this test's when it runs first in its JVM), the attach listener
                 .filter(n -> !n.startsWith("ForkJoinPool")
+                        && !n.equals("MasterPoller")
+                        && !n.endsWith("-Poller")
                         && !n.equals("Attach Listener")
                         && !n.startsWith("HttpClient-")
                         && !n.startsWith("awaitility"))
