@@ -13,7 +13,11 @@ import java.util.List;
  */
 public final class IncidentTracker {
 
-    public IncidentTracker(Clock clock, long startNanos) {
+    /**
+     * @param startNanos {@code clock.nanoTime()} when the scenario began (incidents' {@code at} counts from it)
+     * @param speed the cluster's speed: {@code at} is cluster time, real elapsed time × speed
+     */
+    public IncidentTracker(Clock clock, long startNanos, double speed) {
         throw new UnsupportedOperationException("issue 19, work package 'report'");
     }
 
