@@ -236,6 +236,32 @@ class ReportRendererTest {
     }
 
     @Test
+    void missingValuesDoNotBreakEitherForm() {
+        DemoReport sparse = new DemoReport(
+                "kill-pods",
+                7,
+                1,
+                1,
+                1,
+                null,
+                List.of(new DemoReport.Fault(null, "kill-pods", null)),
+                List.of(new DemoReport.Incident("web-a", null, "deleted", null, null, null, null, null, null)),
+                List.of(new DemoReport.Stage("gone→seen", 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN)),
+                0,
+                0,
+                0,
+                Map.of(),
+                false,
+                null);
+        assertThat(sparse.toText()).contains("FAILED: (no reason given)").contains("web-a");
+        JsonNode json = JSON.readTree(sparse.toJson());
+        assertThat(json.get("wallTime").isNull()).isTrue();
+        assertThat(json.get("reason").isNull()).isTrue();
+        assertThat(json.get("faults").get(0).get("at").isNull()).isTrue();
+        assertThat(json.get("incidents").get(0).get("at").isNull()).isTrue();
+    }
+
+    @Test
     void jsonWritesStagesWithoutSamplesAsNull() {
         String json = report(true, "").toJson();
         assertThat(json).doesNotContain("NaN");

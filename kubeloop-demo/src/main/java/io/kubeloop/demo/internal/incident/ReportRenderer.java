@@ -81,7 +81,7 @@ public final class ReportRenderer {
                     .append(" incidents' replacements Running, no cache drift)\n");
         } else {
             out.append("FAILED: ")
-                    .append(r.reason().isEmpty() ? "(no reason given)" : r.reason())
+                    .append(r.reason() == null || r.reason().isEmpty() ? "(no reason given)" : r.reason())
                     .append('\n');
         }
 
@@ -91,7 +91,7 @@ public final class ReportRenderer {
         } else {
             TextTable faults = new TextTable("rll");
             for (DemoReport.Fault f : r.faults()) {
-                faults.row("+" + seconds(f.at()), f.fault(), f.detail());
+                faults.row("+" + seconds(f.at()), orDash(f.fault()), orDash(f.detail()));
             }
             faults.appendTo(out);
         }
@@ -147,9 +147,9 @@ public final class ReportRenderer {
                             : ms(i.replacementRunningMs());
             table.row(
                     "+" + seconds(i.at()),
-                    i.pod(),
+                    orDash(i.pod()),
                     orDash(i.node()),
-                    i.cause(),
+                    orDash(i.cause()),
                     ms(i.informerSawMs()),
                     ms(i.reconcileStartedMs()),
                     ms(i.replacementCreatedMs()),
@@ -339,13 +339,14 @@ public final class ReportRenderer {
         }
     }
 
-    private static double secondsValue(Duration d) {
-        return d.toNanos() / 1e9;
+    /** Seconds; null for null. */
+    private static Double secondsValue(Duration d) {
+        return d == null ? null : d.toNanos() / 1e9;
     }
 
-    /** Seconds with one decimal and a unit: {@code 12.0s}. */
+    /** Seconds with one decimal and a unit: {@code 12.0s}; {@code —} for null. */
     private static String seconds(Duration d) {
-        return String.format(Locale.ROOT, "%.1fs", secondsValue(d));
+        return d == null ? "—" : String.format(Locale.ROOT, "%.1fs", d.toNanos() / 1e9);
     }
 
     private static String ms(Double value) {
