@@ -94,7 +94,7 @@ class ReportRendererTest {
         assertThat(lines.getFirst())
                 .contains("scenario incident", "seed 42", "speed 10×", "3 nodes", "20 replicas", "64.2s wall time");
         assertThat(lines.get(1))
-                .isEqualTo("PASSED: the PodSet converged with nothing lost (2 of 3 incidents' replacements Running,"
+                .isEqualTo("PASSED: the PodSet converged with nothing lost (3 incidents: 2 replacements Running;"
                         + " no cache drift)");
         assertThat(text).containsPattern("\\+5\\.0s  kill-pods     deleted web-a \\(node-1\\), web-b \\(node-2\\)");
         assertThat(text).contains("Incidents: 3");
@@ -188,7 +188,8 @@ class ReportRendererTest {
         clock.step(Duration.ofMillis(10));
         incident("web-r1", "node-1", "killed", "web-r2", 1, 2, 3, 50);
         assertThat(report(true, "").toText())
-                .containsPattern("web-a\\s+node-1\\s+killed\\s+1\\.00\\s+2\\.00\\s+3\\.00\\s+gone\\s+web-r1");
+                .containsPattern("web-a\\s+node-1\\s+killed\\s+1\\.00\\s+2\\.00\\s+3\\.00\\s+gone\\s+web-r1")
+                .contains("(2 incidents: 1 replacement Running, 1 replaced again before it ran; no cache drift)");
     }
 
     @Test

@@ -71,14 +71,23 @@ public final class ReportRenderer {
                 .append(seconds(r.wallTime()))
                 .append(" wall time\n");
         if (r.passed()) {
-            long recovered = r.incidents().stream()
+            Set<String> gonePods = new HashSet<>();
+            r.incidents().forEach(i -> gonePods.add(i.pod()));
+            long running = r.incidents().stream()
                     .filter(i -> i.replacementRunningMs() != null)
                     .count();
+            long replacedAgain = r.incidents().stream()
+                    .filter(i -> i.replacementRunningMs() == null && gonePods.contains(i.replacement()))
+                    .count();
             out.append("PASSED: the PodSet converged with nothing lost (")
-                    .append(recovered)
-                    .append(" of ")
                     .append(r.incidents().size())
-                    .append(" incidents' replacements Running, no cache drift)\n");
+                    .append(r.incidents().size() == 1 ? " incident: " : " incidents: ")
+                    .append(running)
+                    .append(running == 1 ? " replacement Running" : " replacements Running");
+            if (replacedAgain > 0) {
+                out.append(", ").append(replacedAgain).append(" replaced again before it ran");
+            }
+            out.append("; no cache drift)\n");
         } else {
             out.append("FAILED: ")
                     .append(r.reason() == null || r.reason().isEmpty() ? "(no reason given)" : r.reason())
