@@ -10,9 +10,10 @@ import java.util.Locale;
  *
  * <pre>
  * t+123.4s  step: network-cut (18 s left)
- * node-1  Ready      ●●●●●●○        6/7
- * node-2  NotReady   ●●●✕✕          3/3 (+2 terminating)
- * PodSet: 19/20 ready   queue 3   12.5 reconciles/s   informer: watching   leader: guardian-b
+ * node-1  Ready     ●●●●●●○   6/7
+ * node-2  NotReady  ●●●●○○✕✕  4/6 (+2 terminating)
+ * node-3  Ready     ●●●●●●●   7/7
+ * PodSet: 17/20 ready   queue 3   12.5 reconciles/s   informer: backing off   leader: guardian-b
  * incidents open: 2   faults: network-cut, node-2 stopped
  * </pre>
  */
@@ -65,8 +66,19 @@ public final class FrameRenderer {
             stateWidth = Math.max(stateWidth, n.state().length());
         }
         int nodeRows = f.nodes().size() <= MAX_LINES - 3 ? f.nodes().size() : MAX_LINES - 4;
+        List<String> bars = new ArrayList<>();
+        int barWidth = 0;
         for (int i = 0; i < nodeRows; i++) {
-            lines.add(nodeRow(f.nodes().get(i), nameWidth, stateWidth, glyphs));
+            String bar = bar(f.nodes().get(i), glyphs);
+            bars.add(bar);
+            barWidth = Math.max(barWidth, bar.length());
+        }
+        for (int i = 0; i < nodeRows; i++) {
+            Frame.NodeRow n = f.nodes().get(i);
+            String counts = n.running() + "/" + n.pods()
+                    + (n.terminating() > 0 ? " (+" + n.terminating() + " terminating)" : "");
+            lines.add(pad(n.name(), nameWidth) + "  " + pad(n.state(), stateWidth) + "  " + pad(bars.get(i), barWidth)
+                    + "  " + counts);
         }
         if (nodeRows < f.nodes().size()) {
             List<Frame.NodeRow> rest = f.nodes().subList(nodeRows, f.nodes().size());
@@ -131,13 +143,6 @@ public final class FrameRenderer {
 
     private static String seconds(Frame f) {
         return String.format(Locale.ROOT, "%.1f", f.clusterTime().toMillis() / 1000.0);
-    }
-
-    private static String nodeRow(Frame.NodeRow n, int nameWidth, int stateWidth, Glyphs glyphs) {
-        String counts =
-                n.running() + "/" + n.pods() + (n.terminating() > 0 ? " (+" + n.terminating() + " terminating)" : "");
-        return pad(n.name(), nameWidth) + "  " + pad(n.state(), stateWidth) + "  " + pad(bar(n, glyphs), BAR) + "  "
-                + counts;
     }
 
     /**
