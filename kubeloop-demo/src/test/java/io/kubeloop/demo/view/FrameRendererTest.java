@@ -61,7 +61,7 @@ class FrameRendererTest {
         assertThat(row).contains("60/90 (+10 terminating)");
         String bar = row.replaceAll("^node-1\\s+Ready\\s+", "").replaceAll("\\s.*$", "");
         assertThat(bar).hasSize(30).matches("#+\\.+x+");
-        assertThat(block.getLast()).isEqualTo("incidents open: 1   faults: none");
+        assertThat(block.getLast()).isEqualTo("leader: none   incidents open: 1   faults: none");
     }
 
     @Test

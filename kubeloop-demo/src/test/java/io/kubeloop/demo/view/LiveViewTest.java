@@ -73,7 +73,7 @@ class LiveViewTest {
 
     @Test
     void onATerminalTheBlockIsRedrawnInPlaceAndEventLinesScrollAboveIt() {
-        view = LiveView.create(out, true, false, clock);
+        view = LiveView.create(out, true, false, clock, 100);
         view.line("starting");
         view.start(frames(), REFRESH);
         eventually().until(() -> frameCalls.get() == 1 && output().contains("t+0.1s"));
@@ -83,10 +83,9 @@ class LiveViewTest {
         assertThat(screen.get(1)).isEqualTo("t+0.1s  step: kill-pods");
         assertThat(screen.get(2)).startsWith("node-1").contains("Ready", "●●●●●●○", "6/7");
         assertThat(screen.get(3)).contains("NotReady", "●●●○○○○✕✕", "3/7 (+2 terminating)");
-        assertThat(screen.get(5))
-                .isEqualTo(
-                        "PodSet: 15/20 ready   queue 3   12.5 reconciles/s   informer: watching   leader: guardian-b");
-        assertThat(screen.get(6)).isEqualTo("incidents open: 2   faults: network-cut 18s left, node-2 stopped");
+        assertThat(screen.get(5)).isEqualTo("PodSet: 15/20 ready   queue 3   12.5 reconciles/s   informer: watching");
+        assertThat(screen.get(6))
+                .isEqualTo("leader: guardian-b   incidents open: 2   faults: network-cut 18s left, node-2 stopped");
 
         eventually().until(clock::hasWaiters);
         clock.step(REFRESH);
@@ -125,7 +124,7 @@ class LiveViewTest {
     @Test
     void aShorterBlockLeavesNoStaleLinesBehind() {
         AtomicInteger call = new AtomicInteger();
-        view = LiveView.create(out, true, false, clock);
+        view = LiveView.create(out, true, false, clock, 100);
         view.start(
                 () -> {
                     int n = call.incrementAndGet();
@@ -195,7 +194,7 @@ class LiveViewTest {
     @Test
     void aThrowingSupplierSkipsARefreshButTheViewGoesOn() {
         AtomicInteger calls = new AtomicInteger();
-        view = LiveView.create(out, true, false, clock);
+        view = LiveView.create(out, true, false, clock, 100);
         view.start(
                 () -> {
                     if (calls.incrementAndGet() <= 2) {
@@ -238,7 +237,7 @@ class LiveViewTest {
 
     @Test
     void closeIsIdempotentAndStopsTheRefresh() {
-        view = LiveView.create(out, true, false, clock);
+        view = LiveView.create(out, true, false, clock, 100);
         view.start(frames(), REFRESH);
         eventually().until(() -> frameCalls.get() == 1);
         view.close();
@@ -255,7 +254,7 @@ class LiveViewTest {
 
     @Test
     void closeWithoutStartPrintsNothing() {
-        view = LiveView.create(out, true, false, clock);
+        view = LiveView.create(out, true, false, clock, 100);
         view.close();
         assertThat(bytes.size()).isZero();
     }
@@ -275,11 +274,27 @@ class LiveViewTest {
     @Test
     void anAsciiTerminalGetsAsciiBars() {
         ByteArrayOutputStream ascii = new ByteArrayOutputStream();
-        view = LiveView.create(new PrintStream(ascii, true, Charset.forName("US-ASCII")), true, false, clock);
+        view = LiveView.create(new PrintStream(ascii, true, Charset.forName("US-ASCII")), true, false, clock, 100);
         view.start(frames(), REFRESH);
         eventually().until(() -> ascii.toString(StandardCharsets.US_ASCII).contains("t+0.1s"));
         String text = ascii.toString(StandardCharsets.US_ASCII);
         assertThat(text).contains("######.", "###....xx").doesNotContain("?");
+    }
+
+    @Test
+    void aNarrowTerminalGetsANarrowBlock() {
+        view = LiveView.create(out, true, false, clock, 60);
+        view.start(frames(), REFRESH);
+        eventually().until(() -> output().contains("t+0.1s") && output().contains("leader"));
+        List<String> screen = Screen.play(output());
+        assertThat(screen).hasSize(6).allSatisfy(line -> assertThat(line.codePointCount(0, line.length()))
+                .isLessThanOrEqualTo(60));
+        assertThat(screen.getLast())
+                .startsWith("leader: guardian-b   incidents open: 2")
+                .endsWith("…");
+        assertThatThrownBy(() -> LiveView.create(out, true, false, clock, 39))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("40 columns");
     }
 
     @Test

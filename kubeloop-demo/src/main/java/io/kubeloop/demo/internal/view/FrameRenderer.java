@@ -6,15 +6,16 @@ import java.util.Locale;
 
 /**
  * Turns a {@link Frame} into text: the terminal block (at most {@link #MAX_LINES} lines, each at most the given width)
- * and the one-line status of plain output. Pure functions, no state.
+ * and the one-line status of plain output. Pure functions, no state. The block's lines are short enough for an
+ * 80-column terminal in the usual case (a long step or list of faults is cut with an ellipsis).
  *
  * <pre>
  * t+123.4s  step: network-cut (18 s left)
  * node-1  Ready     ●●●●●●○   6/7
  * node-2  NotReady  ●●●●○○✕✕  4/6 (+2 terminating)
  * node-3  Ready     ●●●●●●●   7/7
- * PodSet: 17/20 ready   queue 3   12.5 reconciles/s   informer: backing off   leader: guardian-b
- * incidents open: 2   faults: network-cut, node-2 stopped
+ * PodSet: 17/20 ready   queue 3   12.5 reconciles/s   informer: backing off
+ * leader: guardian-b   incidents open: 2   faults: network-cut, node-2 stopped
  * </pre>
  */
 public final class FrameRenderer {
@@ -97,14 +98,13 @@ public final class FrameRenderer {
         }
         lines.add(String.format(
                 Locale.ROOT,
-                "PodSet: %d/%d ready   queue %s   %.1f reconciles/s   informer: %s   leader: %s",
+                "PodSet: %d/%d ready   queue %s   %.1f reconciles/s   informer: %s",
                 f.ready(),
                 f.desired(),
                 f.queueDepth() < 0 ? "-" : Integer.toString(f.queueDepth()),
                 f.reconcilesPerSecond(),
-                f.informerState(),
-                f.leader()));
-        lines.add("incidents open: " + f.openIncidents() + "   faults: "
+                f.informerState()));
+        lines.add("leader: " + f.leader() + "   incidents open: " + f.openIncidents() + "   faults: "
                 + (f.faults().isEmpty() ? "none" : String.join(", ", f.faults())));
         lines.replaceAll(line -> fit(line, w, glyphs));
         return lines;

@@ -41,6 +41,9 @@ public final class LiveView implements AutoCloseable {
 
     private static final Duration JOIN_WAIT = Duration.ofSeconds(5);
 
+    /** The block's width when the terminal's is not known. */
+    static final int DEFAULT_WIDTH = 80;
+
     private enum Mode {
         TERMINAL,
         PLAIN,
@@ -82,12 +85,27 @@ public final class LiveView implements AutoCloseable {
         return create(out, terminal, quiet, Clock.system());
     }
 
-    /** As {@link #create(PrintStream, boolean, boolean)}, with the clock the refresh waits on. */
+    /**
+     * As {@link #create(PrintStream, boolean, boolean)}, with the clock the refresh waits on: a clock of real time
+     * ({@code Clock.system()}, or a {@code FakeClock} in tests), not a cluster clock that runs {@code --speed} times
+     * faster.
+     */
     public static LiveView create(PrintStream out, boolean terminal, boolean quiet, Clock clock) {
+        return create(out, terminal, quiet, clock, terminalWidth());
+    }
+
+    /**
+     * As {@link #create(PrintStream, boolean, boolean, Clock)}, for a terminal {@code width} columns wide (the block
+     * uses at most {@link FrameRenderer#MAX_WIDTH} of them).
+     */
+    public static LiveView create(PrintStream out, boolean terminal, boolean quiet, Clock clock, int width) {
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(clock, "clock");
+        if (width < 40) {
+            throw new IllegalArgumentException("the live view needs a terminal of at least 40 columns, got " + width);
+        }
         Mode mode = quiet ? Mode.QUIET : terminal ? Mode.TERMINAL : Mode.PLAIN;
-        return new LiveView(out, mode, clock, terminalWidth());
+        return new LiveView(out, mode, clock, Math.min(width, FrameRenderer.MAX_WIDTH));
     }
 
     /**
@@ -107,7 +125,11 @@ public final class LiveView implements AutoCloseable {
         }
     }
 
-    /** {@code COLUMNS} when the shell exports it (and it is sane), else {@link FrameRenderer#MAX_WIDTH}. */
+    /**
+     * {@code COLUMNS} when the shell exports it (at least 40; at most {@link FrameRenderer#MAX_WIDTH}), else 80: a
+     * block line wider than the terminal would wrap and break the redraw, and most shells do not export
+     * {@code COLUMNS}, so the default is the narrowest common terminal.
+     */
     private static int terminalWidth() {
         String columns = System.getenv("COLUMNS");
         if (columns != null) {
@@ -120,7 +142,7 @@ public final class LiveView implements AutoCloseable {
                 // not a number: use the default
             }
         }
-        return FrameRenderer.MAX_WIDTH;
+        return DEFAULT_WIDTH;
     }
 
     /** Prints one event line (a step, a fault, a recovery) above the status block. */
