@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionCommand.Provider.class,
         description = "Kubernetes controller machinery for Java: informers, work queues, controllers and an "
-                + "embedded API server.",
+                + "embedded API server. Start with: kubeloop demo",
         subcommands = {
+            DemoCommand.class,
             ApiServerCommand.class,
             NodeCommand.class,
             PodCommand.class,
