@@ -31,6 +31,10 @@ final class DeployFiles {
 
     static final Path DEPLOY = ROOT.resolve("deploy");
     static final Path MONITORING = DEPLOY.resolve("monitoring");
+    /** The Grafana dashboard; in a subdirectory, because {@code kubectl apply -f deploy/monitoring/} reads every
+     * {@code .json} file too, and a dashboard is no Kubernetes object. */
+    static final Path DASHBOARD = MONITORING.resolve("dashboards/grafana-dashboard.json");
+
     static final Path OPERATIONS = ROOT.resolve("docs/operations.md");
 
     static final YAMLMapper YAML = YAMLMapper.builder()
@@ -138,9 +142,9 @@ final class DeployFiles {
     /** {@code deploy/monitoring/grafana-dashboard-configmap.yaml}: the dashboard JSON in a ConfigMap. */
     static String dashboardConfigMap(String dashboardJson) {
         StringBuilder b = new StringBuilder();
-        b.append("# grafana-dashboard.json as a ConfigMap for Grafana's dashboard sidecar (kube-prometheus-stack loads"
-                + " every ConfigMap\n");
-        b.append("# labelled grafana_dashboard: \"1\"). Generated from grafana-dashboard.json; DeployManifestsTest"
+        b.append("# dashboards/grafana-dashboard.json as a ConfigMap for Grafana's dashboard sidecar"
+                + " (kube-prometheus-stack loads\n");
+        b.append("# every ConfigMap labelled grafana_dashboard: \"1\"). Generated from the JSON; DeployManifestsTest"
                 + " checks they are equal\n");
         b.append("# (mvn -pl kubeloop-demo test -Dtest=DeployManifestsTest -Dkubeloop.deploy.update=true regenerates"
                 + " it).\n");

@@ -40,12 +40,12 @@ class DeployManifestsTest {
 
     @Test
     void theDashboardConfigMapHoldsTheDashboard() {
-        String json = DeployFiles.read(MONITORING.resolve("grafana-dashboard.json"));
+        String json = DeployFiles.read(DeployFiles.DASHBOARD);
         DeployFiles.JSON.readTree(json); // valid JSON
         DeployFiles.assertGenerated(
                 MONITORING.resolve("grafana-dashboard-configmap.yaml"),
                 DeployFiles.dashboardConfigMap(json),
-                "monitoring/grafana-dashboard.json");
+                "deploy/monitoring/dashboards/grafana-dashboard.json");
         JsonNode configMap = DeployFiles.document(MONITORING.resolve("grafana-dashboard-configmap.yaml"), "ConfigMap");
         assertThat(configMap.path("data").path("pod-guardian.json").asString()).isEqualTo(json);
     }

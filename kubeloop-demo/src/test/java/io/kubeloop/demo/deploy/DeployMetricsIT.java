@@ -229,7 +229,7 @@ class DeployMetricsIT {
 
     @Test
     void everyDashboardQueryReadsOnlyExportedMetrics() {
-        JsonNode dashboard = DeployFiles.JSON.readTree(DeployFiles.read(MONITORING.resolve("grafana-dashboard.json")));
+        JsonNode dashboard = DeployFiles.JSON.readTree(DeployFiles.read(DeployFiles.DASHBOARD));
         List<String> exprs = new ArrayList<>();
         dashboard.findValues("expr").forEach(e -> exprs.add(e.asString()));
         for (JsonNode variable : dashboard.path("templating").path("list")) {
