@@ -62,7 +62,8 @@ uid="${user%%:*}"
 [ "$uid" = 65532 ] || fail "the image's user is '${user:-<unset, root>}', expected 65532 (non-root)"
 ok "user: $user (non-root)"
 arch="$(json_string architecture "$config")"
-path_env="$(json_array Env "$config" | sed -n 's/^PATH=//p')"
+mapfile -t image_env < <(json_array Env "$config")
+path_env="$(printf '%s\n' "${image_env[@]}" | sed -n 's/^PATH=//p')"
 path_env="${path_env:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}"
 
 # 2. The file system: layers in order (Jib's layers have no whiteouts).
@@ -127,14 +128,14 @@ case "$how" in
   chroot)
     how="chroot as 65532, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" LANG=C.UTF-8 "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
+      env -i PATH="$path_env" "${image_env[@]}" "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" --userspec=65532:65532 "$root" "$java" "$@"
     }
     ;;
   unshare)
     how="unshare -r chroot, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" LANG=C.UTF-8 "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
+      env -i PATH="$path_env" "${image_env[@]}" "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" "$root" "$java" "$@"
     }
     ;;
@@ -151,20 +152,21 @@ case "$how" in
         [ "$arg" = @/app/jib-classpath-file ] && arg="@$work/classpath"
         args+=("$arg")
       done
-      env -i LANG=C.UTF-8 "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
+      env -i "${image_env[@]}" "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
     }
     ;;
   *) fail "CHECK_IMAGE_RUN=$how: expected chroot, unshare or loader" ;;
 esac
 output="$(run_image "${jvm_args[@]}" io.kubeloop.cli.Main version 2>&1)" ||
   fail "the image's java could not run 'kubeloop version' ($how): $output"
-ok "kubeloop version ($how): $(printf '%s' "$output" | head -n 1)"
+grep -q '^kubeloop ' <<<"$output" || fail "'kubeloop version' in the image printed no version: $output"
+ok "kubeloop version ($how): $(grep '^kubeloop ' <<<"$output")"
 output="$(run_image "${jvm_args[@]}" io.kubeloop.cli.Main run --help 2>&1)" ||
   fail "the image's java could not run 'kubeloop run --help' ($how): $output"
 options="${CHECK_IMAGE_RUN_OPTIONS:---leader-election --metrics-port --health-port --kubeconfig --namespace}"
 for option in $options; do
   grep -q -- "$option" <<<"$output" ||
-    fail "'kubeloop run' in the image has no $option option ($(head -n 1 <<<"$output"))"
+    fail "'kubeloop run' in the image has no $option option ($(grep -v "^Picked up" <<<"$output" | head -n 1))"
 done
 ok "kubeloop run --help: offers $options"
 
