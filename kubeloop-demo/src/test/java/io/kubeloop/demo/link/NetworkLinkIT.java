@@ -128,6 +128,20 @@ class NetworkLinkIT {
     }
 
     @Test
+    void aWatchTheClientClosesLeavesNoConnectionBehind() throws Exception {
+        ResourceClient<ConfigMap> cms = linked.resources(ConfigMap.class).inNamespace(NS);
+        String rv = cms.list().resourceVersion();
+        Watch<ConfigMap> watch =
+                cms.watch(WatchOptions.builder().resourceVersion(rv).build());
+        int open = link.openConnections(); // the watch's, and maybe an idle one of the pool
+        assertThat(open).isPositive();
+        watch.close();
+        // the server writes nothing on this watch for a minute (no events, no bookmarks): the link must not wait
+        // for a failed write to notice that the client has gone
+        eventually().atMost(FAST).until(() -> link.openConnections() == open - 1);
+    }
+
+    @Test
     void resetEndsTheWatchButTheClientGoesOn() throws Exception {
         ResourceClient<ConfigMap> cms = linked.resources(ConfigMap.class).inNamespace(NS);
         String rv = cms.list().resourceVersion();
