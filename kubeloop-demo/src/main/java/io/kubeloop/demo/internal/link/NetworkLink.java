@@ -266,27 +266,29 @@ public final class NetworkLink implements AutoCloseable {
                 continue;
             }
             Connection c = new Connection(connectionIds.incrementAndGet(), client);
-            boolean relay;
+            Thread up = null;
             lock.lock();
             try {
-                relay = !cut && !closed;
-                if (relay) {
+                if (!cut && !closed) {
                     connections.add(c);
+                    // registered with the connection, under the same lock: close() waits for it
+                    up = newRelayThread(c, "up", c::runUpstream);
                 } else if (cut) {
                     refusedWhileCut++;
                 }
             } finally {
                 lock.unlock();
             }
-            if (relay) {
-                startRelayThread(c, "up", c::runUpstream);
+            if (up != null) {
+                up.start();
             } else {
                 c.abort();
             }
         }
     }
 
-    private void startRelayThread(Connection c, String direction, Runnable body) {
+    /** A relay thread, not started, registered in {@code relayThreads} (which it leaves when it ends). */
+    private Thread newRelayThread(Connection c, String direction, Runnable body) {
         Thread t = Thread.ofVirtual()
                 .name("link-" + name + "-" + c.id + "-" + direction)
                 .unstarted(() -> {
@@ -307,7 +309,7 @@ public final class NetworkLink implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        t.start();
+        return t;
     }
 
     /** Removes {@code c} from the open connections (if a cut or reset has not already). */
@@ -366,7 +368,7 @@ public final class NetworkLink implements AutoCloseable {
             } finally {
                 state.unlock();
             }
-            startRelayThread(this, "down", () -> copy(up, client, "down"));
+            newRelayThread(this, "down", () -> copy(up, client, "down")).start();
             copy(client, up, "up");
         }
 
