@@ -66,12 +66,11 @@ class OperatorRbacIT {
                             + "\"create\", \"update\", \"patch\", \"delete\"]")
                     .contains("- apiGroups: [\"apps\"]\n  resources: [\"deployments\"]\n"
                             + "  verbs: [\"get\", \"list\", \"watch\"]\n")
-                    .contains("- apiGroups: [\"apps\"]\n  resources: [\"replicasets\"]\n"
-                            + "  verbs: [\"get\", \"list\", \"watch\"]\n")
                     .contains("- apiGroups: [\"\"]\n  resources: [\"events\"]\n  verbs: [\"create\", \"patch\"]")
                     .contains("- apiGroups: [\"coordination.k8s.io\"]\n  resources: [\"leases\"]\n"
                             + "  verbs: [\"get\", \"create\", \"update\"]")
-                    .doesNotContain("deployments/status");
+                    .doesNotContain("deployments/status")
+                    .doesNotContain("replicasets");
 
             Role role = YAML.readValue(yaml.substring(yaml.indexOf("apiVersion:")), Role.class);
             admin.resources(Role.class).create(role);
