@@ -86,6 +86,11 @@ class PodGuardianIT {
                 .containsEntry("Progressing", "False/ReplicasReady");
         assertThat(s.getConditions())
                 .allSatisfy(c -> assertThat(c.getLastTransitionTime()).isNotBlank());
+        String version = web.getMetadata().getResourceVersion();
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(5))
+                .alias("no status write once nothing changes")
+                .until(() -> podSets.get("web").orElseThrow().getMetadata().getResourceVersion(), version::equals);
 
         List<Pod> pods = pods(client, "web");
         assertThat(pods).hasSize(3).allSatisfy(pod -> {
