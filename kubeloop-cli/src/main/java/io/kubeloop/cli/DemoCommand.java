@@ -121,23 +121,10 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        validate();
+        Demo.Builder builder = validate().out(out);
         out.println(banner());
         out.flush();
-
-        Demo.Builder builder = Demo.builder()
-                .duration(duration)
-                .speed(speed)
-                .replicas(replicas)
-                .nodes(nodes)
-                .scenario(scenario)
-                .out(out)
-                .quiet(quiet)
-                .terminal(!quiet && interactiveTerminal());
-        if (seed != null) {
-            builder.seed(seed);
-        }
-        Demo demo = builder.build();
+        Demo demo = builder.terminal(!quiet && interactiveTerminal()).build();
 
         // Ctrl-C or SIGTERM: interrupt the run, which closes its cluster and operators, and wait (bounded) for that,
         // or the JVM would halt with the cluster's threads mid-close.
@@ -196,12 +183,14 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * Checks the options that picocli's types do not: ranges, the scenario's name, the report's directory. Cheap: no
-     * cluster class is loaded.
+     * Checks the options that picocli's types do not: ranges, the scenario's name, the report's directory, and what
+     * the scenario needs ({@link Demo.Builder#build()} plans it: a run long enough, enough nodes). Cheap: no cluster
+     * class is loaded.
      *
+     * @return a builder with the options (not yet the terminal), which has built once
      * @throws CommandLine.ParameterException naming the option
      */
-    void validate() {
+    Demo.Builder validate() {
         CommandLine cmd = spec.commandLine();
         if (!(speed > 0) || Double.isInfinite(speed)) {
             throw new CommandLine.ParameterException(cmd, "--speed must be a positive number, was " + speed);
@@ -233,6 +222,22 @@ final class DemoCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cmd, "--report " + report + " cannot be written");
             }
         }
+        Demo.Builder builder = Demo.builder()
+                .duration(duration)
+                .speed(speed)
+                .replicas(replicas)
+                .nodes(nodes)
+                .scenario(scenario)
+                .quiet(quiet);
+        if (seed != null) {
+            builder.seed(seed);
+        }
+        try {
+            builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, e.getMessage(), e);
+        }
+        return builder;
     }
 
     /** {@code kubeloop demo: scenario incident, 3 nodes, 20 replicas, speed 10 (about 60 s); Ctrl-C stops it}. */
