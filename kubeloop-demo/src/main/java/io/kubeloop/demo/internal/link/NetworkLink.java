@@ -1,7 +1,23 @@
 package io.kubeloop.demo.internal.link;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A TCP relay on loopback between one operator instance and the API server: the operator's network cable. The
@@ -9,44 +25,432 @@ import java.net.InetSocketAddress;
  * so watches end and in-flight requests fail; new connections are accepted and closed at once, so requests fail
  * fast) until {@link #restore()}; {@link #reset()} closes the open connections once and keeps relaying (watches end
  * and resume). Thread-safe; one virtual thread per direction per connection.
+ *
+ * <p>Connections the link drops ({@link #cut()}, {@link #reset()}, {@link #close()}, refused while cut) are closed
+ * abortively (an RST, {@code SO_LINGER 0}) on both sides, so the client sees an I/O error ("Connection reset")
+ * rather than what could pass for a clean end of a response, and the server's side of a watch ends too. An end of
+ * stream from either side is passed on as a half-close, so ordinary HTTP keep-alive and close behave as without the
+ * link.
+ *
+ * <p>Invariant: a connection is in {@code connections} from the moment it is accepted while the link relays until
+ * it is closed; {@code cut}, {@code reset} and {@code close} take the set under {@code lock}, and the accept thread
+ * decides under the same lock whether to relay or refuse, so no connection accepted before a cut survives it and
+ * none accepted after it is relayed.
  */
 public final class NetworkLink implements AutoCloseable {
 
-    private NetworkLink() {}
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkLink.class);
+
+    /** Per direction per connection: large enough for a watch's burst of events in one read. */
+    static final int BUFFER_BYTES = 64 * 1024;
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+    private final String name;
+    private final InetSocketAddress target;
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final AtomicLong connectionIds = new AtomicLong();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by {@code lock}. */
+    private final Set<Connection> connections = new LinkedHashSet<>();
+    /** Guarded by {@code lock}: every relay thread started and not yet known to have ended (for close()). */
+    private final Set<Thread> relayThreads = new LinkedHashSet<>();
+    /** Guarded by {@code lock}. */
+    private boolean cut;
+    /** Guarded by {@code lock}. */
+    private boolean closed;
+    /** Guarded by {@code lock}: connections refused since the last cut. */
+    private long refusedWhileCut;
+
+    private NetworkLink(String name, InetSocketAddress target, ServerSocket server) {
+        this.name = name;
+        this.target = target;
+        this.server = server;
+        this.acceptor = Thread.ofVirtual().name("link-" + name + "-accept").unstarted(this::acceptLoop);
+    }
 
     /** Starts relaying 127.0.0.1:(a free port) to {@code target}; {@code name} names its threads and log lines. */
     public static NetworkLink open(String name, InetSocketAddress target) throws IOException {
-        throw new UnsupportedOperationException("issue 19, work package 'view'");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(target, "target");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("a network link needs a name, got a blank one");
+        }
+        if (target.isUnresolved()) {
+            throw new IllegalArgumentException("network link " + name + ": unresolved target " + target);
+        }
+        ServerSocket server = new ServerSocket();
+        try {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        NetworkLink link = new NetworkLink(name, target, server);
+        link.acceptor.start();
+        LOG.debug("link {}: relaying 127.0.0.1:{} to {}", name, link.port(), target);
+        return link;
     }
 
     /** The local port the operator's client connects to. */
     public int port() {
-        throw new UnsupportedOperationException();
+        return server.getLocalPort();
     }
 
+    /**
+     * Pulls the cable: closes every open connection now and, until {@link #restore()}, closes new connections as soon
+     * as they are accepted. Cutting a cut link changes nothing.
+     */
     public void cut() {
-        throw new UnsupportedOperationException();
+        List<Connection> dropped;
+        lock.lock();
+        try {
+            if (closed || cut) {
+                return;
+            }
+            cut = true;
+            refusedWhileCut = 0;
+            dropped = takeConnections();
+        } finally {
+            lock.unlock();
+        }
+        dropped.forEach(Connection::abort);
+        LOG.info("link {}: cut, {} open connection(s) dropped", name, dropped.size());
     }
 
+    /** Plugs the cable back in: new connections are relayed again. Restoring a link that is not cut changes nothing. */
     public void restore() {
-        throw new UnsupportedOperationException();
+        long refused;
+        lock.lock();
+        try {
+            if (closed || !cut) {
+                return;
+            }
+            cut = false;
+            refused = refusedWhileCut;
+        } finally {
+            lock.unlock();
+        }
+        LOG.info("link {}: restored, {} connection(s) refused while cut", name, refused);
     }
 
+    /** Drops every open connection once and keeps relaying: watches end and the client reconnects. */
     public void reset() {
-        throw new UnsupportedOperationException();
+        List<Connection> dropped;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            dropped = takeConnections();
+        } finally {
+            lock.unlock();
+        }
+        dropped.forEach(Connection::abort);
+        LOG.info("link {}: reset, {} open connection(s) dropped", name, dropped.size());
     }
 
     public boolean isCut() {
-        throw new UnsupportedOperationException();
+        lock.lock();
+        try {
+            return cut;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Connections open now. */
     public int openConnections() {
-        throw new UnsupportedOperationException();
+        lock.lock();
+        try {
+            return connections.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stops accepting, drops every open connection and waits (a few seconds at most) for the link's threads to end.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        List<Connection> dropped;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            dropped = takeConnections();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            LOG.debug("link {}: closing the listening socket failed", name, e);
+        }
+        dropped.forEach(Connection::abort);
+        if (!awaitThreads()) {
+            LOG.warn("link {}: some relay threads still running {} after close", name, CLOSE_WAIT);
+        }
+        LOG.debug("link {}: closed, {} open connection(s) dropped", name, dropped.size());
     }
 
     @Override
-    public void close() {
-        throw new UnsupportedOperationException();
+    public String toString() {
+        return "NetworkLink[" + name + " 127.0.0.1:" + port() + " -> " + target + (isCut() ? ", cut" : "") + "]";
+    }
+
+    /**
+     * Waits for the accept thread and every relay thread to end, at most {@link #CLOSE_WAIT}; false if some did not.
+     * Loops because a connection's up thread may start its down thread while we wait.
+     */
+    private boolean awaitThreads() {
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        try {
+            acceptor.join(CLOSE_WAIT);
+            while (true) {
+                List<Thread> running;
+                lock.lock();
+                try {
+                    running = new ArrayList<>(relayThreads);
+                } finally {
+                    lock.unlock();
+                }
+                if (running.isEmpty()) {
+                    return !acceptor.isAlive();
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                running.getFirst().join(Duration.ofNanos(left));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Empties {@code connections}; the caller holds {@code lock} and aborts what it got outside it. */
+    private List<Connection> takeConnections() {
+        List<Connection> all = new ArrayList<>(connections);
+        connections.clear();
+        return all;
+    }
+
+    private void acceptLoop() {
+        while (true) {
+            Socket client;
+            try {
+                client = server.accept();
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    LOG.warn("link {}: accept failed, the link stops accepting", name, e);
+                }
+                return;
+            }
+            Connection c = new Connection(connectionIds.incrementAndGet(), client);
+            boolean relay;
+            lock.lock();
+            try {
+                relay = !cut && !closed;
+                if (relay) {
+                    connections.add(c);
+                } else if (cut) {
+                    refusedWhileCut++;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (relay) {
+                startRelayThread(c, "up", c::runUpstream);
+            } else {
+                c.abort();
+            }
+        }
+    }
+
+    private void startRelayThread(Connection c, String direction, Runnable body) {
+        Thread t = Thread.ofVirtual()
+                .name("link-" + name + "-" + c.id + "-" + direction)
+                .unstarted(() -> {
+                    try {
+                        body.run();
+                    } finally {
+                        lock.lock();
+                        try {
+                            relayThreads.remove(Thread.currentThread());
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                });
+        lock.lock();
+        try {
+            relayThreads.add(t);
+        } finally {
+            lock.unlock();
+        }
+        t.start();
+    }
+
+    /** Removes {@code c} from the open connections (if a cut or reset has not already). */
+    private void forget(Connection c) {
+        lock.lock();
+        try {
+            connections.remove(c);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One relayed connection. The up thread connects to the target, starts the down thread and copies client →
+     * target; the down thread copies target → client. The last of the two to finish closes both sockets.
+     */
+    private final class Connection {
+        final long id;
+        final Socket client;
+        private final ReentrantLock state = new ReentrantLock();
+        /** Guarded by {@code state}; null until connected. */
+        private Socket upstream;
+        /** Guarded by {@code state}. */
+        private boolean aborted;
+        /** Guarded by {@code state}: directions still copying. */
+        private int running = 2;
+
+        Connection(long id, Socket client) {
+            this.id = id;
+            this.client = client;
+        }
+
+        void runUpstream() {
+            Socket up = new Socket();
+            try {
+                client.setTcpNoDelay(true);
+                up.setTcpNoDelay(true);
+                up.connect(target, (int) CONNECT_TIMEOUT.toMillis());
+            } catch (IOException e) {
+                LOG.debug("link {}: connection {} to {} failed: {}", name, id, target, e.toString());
+                closeQuietly(up);
+                abort();
+                return;
+            }
+            state.lock();
+            try {
+                if (aborted) {
+                    closeQuietly(up);
+                    return;
+                }
+                upstream = up;
+            } finally {
+                state.unlock();
+            }
+            startRelayThread(this, "down", () -> copy(up, client, "down"));
+            copy(client, up, "up");
+        }
+
+        /** Copies {@code from} → {@code to} until the end of {@code from} (passed on as a half-close) or a failure. */
+        private void copy(Socket from, Socket to, String direction) {
+            byte[] buffer = new byte[BUFFER_BYTES];
+            boolean failed = false;
+            try {
+                InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream();
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, n); // a socket stream: unbuffered, so each read goes out now
+                    out.flush();
+                }
+                to.shutdownOutput();
+            } catch (IOException e) {
+                failed = true;
+                if (!isAborted()) {
+                    LOG.debug("link {}: connection {} {} failed: {}", name, id, direction, e.toString());
+                }
+            }
+            finishDirection(failed);
+        }
+
+        private void finishDirection(boolean failed) {
+            boolean last;
+            state.lock();
+            try {
+                running--;
+                last = running == 0;
+            } finally {
+                state.unlock();
+            }
+            if (failed) {
+                abort(); // one side broke: the other direction has nothing left to do
+            } else if (last) {
+                forget(this);
+                closeQuietly(client);
+                closeQuietly(upstreamSocket());
+            }
+        }
+
+        /** Closes both sockets with an RST and forgets the connection; both copying threads then end. */
+        void abort() {
+            Socket up;
+            state.lock();
+            try {
+                aborted = true;
+                up = upstream;
+            } finally {
+                state.unlock();
+            }
+            forget(this);
+            abortively(client);
+            if (up != null) {
+                abortively(up);
+            }
+        }
+
+        private boolean isAborted() {
+            state.lock();
+            try {
+                return aborted;
+            } finally {
+                state.unlock();
+            }
+        }
+
+        private Socket upstreamSocket() {
+            state.lock();
+            try {
+                return upstream;
+            } finally {
+                state.unlock();
+            }
+        }
+    }
+
+    private static void abortively(Socket s) {
+        try {
+            if (!s.isClosed()) {
+                s.setSoLinger(true, 0);
+            }
+        } catch (SocketException ignored) {
+            // already closed or broken: closing below is all that is left
+        }
+        closeQuietly(s);
+    }
+
+    private static void closeQuietly(Socket s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // nothing to do: the socket is gone either way
+        }
     }
 }
