@@ -36,6 +36,9 @@ final class RbacCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!managerClass.given()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--class=<class>'");
+        }
         try (Manager manager = managerClass.load()) {
             spec.commandLine().getOut().print(manager.rbac(name));
             spec.commandLine().getOut().flush();

@@ -46,6 +46,7 @@ public final class NetworkLink implements AutoCloseable {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+    private static final int MAX_ACCEPT_FAILURES = 100;
 
     private final String name;
     private final InetSocketAddress target;
@@ -245,15 +246,23 @@ public final class NetworkLink implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        int failures = 0;
         while (true) {
             Socket client;
             try {
                 client = server.accept();
+                failures = 0;
             } catch (IOException e) {
-                if (!server.isClosed()) {
-                    LOG.warn("link {}: accept failed, the link stops accepting", name, e);
+                if (server.isClosed()) {
+                    return;
                 }
-                return;
+                // e.g. too many open files: the next accept may work once connections close
+                if (++failures >= MAX_ACCEPT_FAILURES) {
+                    LOG.error("link {}: accept failed {} times in a row, the link stops accepting", name, failures, e);
+                    return;
+                }
+                LOG.warn("link {}: accept failed: {}", name, e.toString());
+                continue;
             }
             Connection c = new Connection(connectionIds.incrementAndGet(), client);
             boolean relay;
