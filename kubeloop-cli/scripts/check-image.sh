@@ -56,6 +56,14 @@ cleanup() {
   for pgid in "${started[@]}"; do
     kill -TERM -- "-$pgid" 2>/dev/null || true
   done
+  for pgid in "${started[@]}"; do
+    for _ in $(seq 1 60); do
+      kill -0 "$pgid" 2>/dev/null || break
+      sleep 0.5
+    done
+    kill -KILL -- "-$pgid" 2>/dev/null || true
+    wait "$pgid" 2>/dev/null || true # reaps it
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -146,14 +154,14 @@ case "$how" in
   chroot)
     how="chroot as 65532, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" "${image_env[@]}" "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
+      exec env -i PATH="$path_env" "${image_env[@]}" "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" --userspec=65532:65532 "$root" "$java" "$@"
     }
     ;;
   unshare)
     how="unshare -r chroot, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" "${image_env[@]}" "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
+      exec env -i PATH="$path_env" "${image_env[@]}" "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" "$root" "$java" "$@"
     }
     ;;
@@ -170,11 +178,12 @@ case "$how" in
         [ "$arg" = @/app/jib-classpath-file ] && arg="@$work/classpath"
         args+=("$arg")
       done
-      env -i "${image_env[@]}" "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
+      exec env -i "${image_env[@]}" "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
     }
     ;;
   *) fail "CHECK_IMAGE_RUN=$how: expected chroot, unshare or loader" ;;
 esac
+# run_image replaces the shell it runs in (exec), so each call runs in a subshell: $(...) or (...) &.
 output="$(run_image "${jvm_args[@]}" io.kubeloop.cli.Main version 2>&1)" ||
   fail "the image's java could not run 'kubeloop version' ($how): $output"
 grep -q '^kubeloop ' <<<"$output" || fail "'kubeloop version' in the image printed no version: $output"
@@ -287,6 +296,7 @@ if [ -n "$run_operator" ]; then
     sleep 0.5
   done
   kill -0 "$operator" 2>/dev/null && fail "the operator did not exit within 45 s of SIGTERM: $(tail -n 20 "$work/operator.log")"
+  wait "$operator" 2>/dev/null || true # reaps it
   ok "SIGTERM: the operator exited"
 fi
 echo "check-image.sh: $image passed"
