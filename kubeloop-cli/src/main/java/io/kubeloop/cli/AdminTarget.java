@@ -22,7 +22,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -33,8 +32,6 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * key) are used too. A picocli mixin: its options are the command's.
  */
 final class AdminTarget {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
@@ -108,7 +105,7 @@ final class AdminTarget {
         }
         JsonNode answer;
         try {
-            answer = JSON.readTree(response.body());
+            answer = Json.MAPPER.readTree(response.body());
         } catch (JacksonException e) {
             answer = null;
         }

@@ -5,7 +5,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,8 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
         })
 final class FaultCommand implements Runnable {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -50,7 +47,7 @@ final class FaultCommand implements Runnable {
         AdminTarget.Answer answer = target.send(
                 method,
                 "/kubeloop/faults" + (action.isEmpty() ? "" : "/" + action),
-                body == null ? null : JSON.writeValueAsString(body));
+                body == null ? null : Json.MAPPER.writeValueAsString(body));
         if (answer.notFound()) {
             throw new IllegalStateException("fault injection is not enabled on " + answer.server()
                     + " (start it with: kubeloop apiserver --faults)");
@@ -63,19 +60,19 @@ final class FaultCommand implements Runnable {
                 .println(
                         answer.json() == null
                                 ? answer.body()
-                                : JSON.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
+                                : Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(answer.json()));
         spec.commandLine().getOut().flush();
         return 0;
     }
 
     private static ObjectNode body() {
-        return JSON.createObjectNode();
+        return Json.MAPPER.createObjectNode();
     }
 
     /** Sets {@code field} to an optional option's value; an option not given (null) is left out of the body. */
     private static void putIfGiven(ObjectNode body, String field, Object value) {
         if (value != null) {
-            body.set(field, JSON.valueToTree(value));
+            body.set(field, Json.MAPPER.valueToTree(value));
         }
     }
 

@@ -23,10 +23,10 @@ final class ManagerClass {
 
     @Option(
             names = "--class",
-            required = true,
             paramLabel = "<class>",
             description = "Fully qualified name of a class with a 'public static Manager manager()' method, "
-                    + "or a Supplier<Manager> with a public no-argument constructor.")
+                    + "or a Supplier<Manager> with a public no-argument constructor (kubeloop run without it: the "
+                    + "pod-guardian operator).")
     String className;
 
     @Option(
@@ -36,8 +36,16 @@ final class ManagerClass {
                     + "(':' on Linux and macOS; default: kubeloop's own class path).")
     String classPath;
 
+    /** Whether {@code --class} was given. */
+    boolean given() {
+        return className != null;
+    }
+
     /** Loads the class and builds its manager. */
     Manager load() {
+        if (className == null) {
+            throw new IllegalStateException("--class is not set");
+        }
         ClassLoader loader = loader();
         Class<?> type;
         try {

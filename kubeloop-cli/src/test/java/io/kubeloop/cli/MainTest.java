@@ -68,6 +68,37 @@ class MainTest {
     }
 
     @Test
+    void helpListsEveryCommandDemoFirst() {
+        assertThat(Main.run("help")).isZero();
+        String help = out.toString(StandardCharsets.UTF_8);
+        assertThat(help).contains("Commands:");
+        String commands = help.substring(help.indexOf("Commands:"));
+        assertThat(commands.lines().map(String::strip).map(l -> l.split(" ")[0]))
+                .containsSubsequence(
+                        "demo",
+                        "apiserver",
+                        "node",
+                        "pod",
+                        "controllers",
+                        "fault",
+                        "mint-kubeconfig",
+                        "rbac",
+                        "run",
+                        "version",
+                        "help");
+    }
+
+    @Test
+    void aSubcommandIsRunWithoutTheModelsOfTheOthers() {
+        assertThat(Main.commandLine("demo", "--quiet").getSubcommands()).containsOnlyKeys("demo");
+        assertThat(Main.commandLine("--help").getSubcommands()).hasSize(11);
+        assertThat(Main.commandLine("help", "demo").getSubcommands()).hasSize(11);
+        assertThat(Main.commandLine("frobnicate").getSubcommands()).hasSize(11);
+        assertThat(Main.run("demo", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("Usage: kubeloop demo");
+    }
+
+    @Test
     void unknownCommandFailsWithAClearMessage() {
         assertThat(Main.run("frobnicate")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))

@@ -30,6 +30,14 @@ public interface Controller {
     /** Every type the controller watches: the {@link #forType()}, the owned types and the mapped ones. */
     Set<Class<? extends HasMetadata>> watchedTypes();
 
+    /**
+     * Whether its reconciler only reads objects of {@link #forType()} ({@link ControllerBuilder#readOnly()}):
+     * {@link Manager#rbac(String)} then grants no writes on that type and its {@code /status}. Default false.
+     */
+    default boolean readOnly() {
+        return false;
+    }
+
     /** How many workers reconcile at most at once (controller-runtime's {@code MaxConcurrentReconciles}). */
     int workers();
 

@@ -53,6 +53,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
     private RateLimiter<Request> rateLimiter;
     private int maxRetries = -1;
     private Duration reconcileTimeout;
+    private boolean readOnly;
     private boolean completed;
 
     ControllerBuilder(Manager manager, Class<T> forType) {
@@ -204,6 +205,17 @@ public final class ControllerBuilder<T extends HasMetadata> {
     }
 
     /**
+     * Declares that the reconciler never writes objects of the reconciled type (an auditor, a reporter): the
+     * manager's {@link Manager#rbac(String) RBAC derivation} then grants only get, list and watch on it, and nothing
+     * on its {@code /status}. It changes nothing else; owned types keep their write grants.
+     */
+    public ControllerBuilder<T> readOnly() {
+        requireOpen();
+        this.readOnly = true;
+        return this;
+    }
+
+    /**
      * Builds the controller with {@code reconciler}, registers its informer handlers and adds it to the manager,
      * which starts it after the caches have synced.
      *
@@ -232,6 +244,7 @@ public final class ControllerBuilder<T extends HasMetadata> {
                 forType,
                 all,
                 owned,
+                readOnly,
                 workers,
                 limiter,
                 maxRetries,

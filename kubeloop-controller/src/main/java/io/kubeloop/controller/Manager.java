@@ -640,7 +640,7 @@ public final class Manager implements AutoCloseable {
     /**
      * The RBAC objects this manager needs, as YAML: get/list/watch on every informer's resource; create, update,
      * patch and delete on the types its controllers own; update and patch on their reconciled types and their
-     * {@code /status}; create and patch on events when an event recorder is used; get, create and update on leases in
+     * {@code /status} (unless a controller is {@link ControllerBuilder#readOnly() read-only}); create and patch on events when an event recorder is used; get, create and update on leases in
      * the election namespace with leader election. A {@code Role} per namespace watched, a {@code ClusterRole} for
      * all namespaces and cluster-scoped resources; all named {@code roleName}. Call it once every controller is
      * built (before or after {@link #start()}).
@@ -655,8 +655,12 @@ public final class Manager implements AutoCloseable {
         all.addAll(leaderRunnables.runnables());
         for (ManagedRunnable r : all) {
             if (r instanceof Controller c) {
-                grant(rules, c.forType(), "get", "list", "watch", "update", "patch");
-                grantStatus(rules, c.forType());
+                if (c.readOnly()) {
+                    grant(rules, c.forType(), "get", "list", "watch");
+                } else {
+                    grant(rules, c.forType(), "get", "list", "watch", "update", "patch");
+                    grantStatus(rules, c.forType());
+                }
                 for (Class<? extends HasMetadata> owned : c.ownedTypes()) {
                     grant(rules, owned, "get", "list", "watch", "create", "update", "patch", "delete");
                 }

@@ -5,7 +5,6 @@ import io.kubeloop.demo.internal.scenario.DemoRun;
 import io.kubeloop.demo.internal.scenario.Scenarios;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -168,10 +167,8 @@ public final class Demo {
         }
 
         public Demo build() {
-            if (!Scenarios.describe().containsKey(scenario)) {
-                throw new IllegalArgumentException("unknown scenario '" + scenario + "'; the scenarios are: "
-                        + String.join(", ", new LinkedHashMap<>(Scenarios.describe()).keySet()));
-            }
+            // refuses an unknown scenario, a run too short for it, too few nodes: before anything starts
+            Scenarios.plan(scenario, duration, speed, nodes);
             return new Demo(
                     new Settings(duration, seed, speed, replicas, nodes, scenario, out, terminal, quiet, clock));
         }

@@ -81,7 +81,9 @@ public record DemoReport(
     /**
      * One stage over all the incidents that reached it: {@code gone→seen} (t1−t0), {@code seen→reconcile}
      * (t2−t1), {@code reconcile→created} (t3−t2), {@code created→running} (t4−t3), and the totals
-     * {@code gone→created} (t3−t0) and {@code gone→running} (t4−t0); milliseconds.
+     * {@code gone→created} (t3−t0) and {@code gone→running} (t4−t0); milliseconds. Percentiles are nearest-rank
+     * (the smallest sample with at least p % of the samples at or below it); a stage no incident reached has
+     * {@code count} 0 and NaN values (the text shows {@code —}, the JSON {@code null}).
      */
     public record Stage(String stage, int count, double p50Ms, double p95Ms, double p99Ms, double maxMs) {}
 
@@ -90,7 +92,11 @@ public record DemoReport(
         return ReportRenderer.text(this);
     }
 
-    /** The report as one JSON object (what {@code kubeloop demo --report FILE} writes). */
+    /**
+     * The report as one JSON object (what {@code kubeloop demo --report FILE} writes): every component under its own
+     * name, durations ({@code wallTime}, {@code at}) in seconds as numbers, stage times in milliseconds, {@code null}
+     * for an instant never reached and for NaN.
+     */
     public String toJson() {
         return ReportRenderer.json(this);
     }

@@ -83,6 +83,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
 
     private final Set<Class<? extends HasMetadata>> ownedTypes;
     private final Set<Class<? extends HasMetadata>> watchedTypes;
+    private final boolean readOnly;
     private final List<EventSource<?>> sources;
     private final int workers;
     private final RateLimiter<Request> rateLimiter;
@@ -136,6 +137,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
             Class<T> forType,
             List<EventSource<?>> sources,
             Set<Class<? extends HasMetadata>> ownedTypes,
+            boolean readOnly,
             int workers,
             RateLimiter<Request> rateLimiter,
             int maxRetries,
@@ -151,6 +153,7 @@ public final class ReconcileController<T extends HasMetadata> implements Control
         this.forType = Objects.requireNonNull(forType, "forType");
         this.sources = List.copyOf(sources);
         this.ownedTypes = Set.copyOf(ownedTypes);
+        this.readOnly = readOnly;
         Set<Class<? extends HasMetadata>> watched = new LinkedHashSet<>();
         sources.forEach(s -> watched.add(s.type()));
         this.watchedTypes = Set.copyOf(watched);
@@ -194,6 +197,11 @@ public final class ReconcileController<T extends HasMetadata> implements Control
     @Override
     public Set<Class<? extends HasMetadata>> watchedTypes() {
         return watchedTypes;
+    }
+
+    @Override
+    public boolean readOnly() {
+        return readOnly;
     }
 
     @Override
