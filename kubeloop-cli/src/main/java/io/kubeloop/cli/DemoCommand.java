@@ -48,6 +48,8 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The exit code when Ctrl-C stopped the demo (128 + SIGINT, as a shell reports it). */
     static final int STOPPED = 130;
+    /** slf4j-simple's setting of where the log goes. */
+    private static final String LOG_FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
     /** How long the shutdown hook waits for the run to close its cluster. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
 
@@ -125,6 +127,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println(banner());
         out.flush();
         Demo demo = builder.terminal(!quiet && interactiveTerminal()).build();
+        Path log = logToFile();
 
         // Ctrl-C or SIGTERM: interrupt the run, which closes its cluster and operators, and wait (bounded) for that,
         // or the JVM would halt with the cluster's threads mid-close.
@@ -149,7 +152,9 @@ final class DemoCommand implements Callable<Integer> {
                 result = demo.run();
             } catch (InterruptedException e) {
                 out.flush();
-                spec.commandLine().getErr().println("kubeloop demo: stopped");
+                spec.commandLine()
+                        .getErr()
+                        .println("kubeloop demo: stopped" + (log == null ? "" : "; its log: " + log));
                 spec.commandLine().getErr().flush();
                 return STOPPED;
             } catch (IllegalArgumentException e) {
@@ -157,11 +162,16 @@ final class DemoCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             out.print(result.toText());
+            if (log != null) {
+                out.println("log of the cluster and the operators: " + log);
+            }
             out.flush();
             if (report != null) {
                 writeReport(result);
             }
             if (stopping.get()) {
+                spec.commandLine().getErr().println("kubeloop demo: stopped");
+                spec.commandLine().getErr().flush();
                 return STOPPED;
             }
             if (!result.passed()) {
@@ -179,6 +189,28 @@ final class DemoCommand implements Callable<Integer> {
                     // the JVM is exiting through the hook
                 }
             }
+        }
+    }
+
+    /**
+     * Sends the log (slf4j-simple: the cluster's, the API server's and the operators' INFO and WARN lines, many of
+     * them while faults are injected) to a temporary file instead of standard error, where it would tear the live
+     * view and bury the report. Not when the user chose a target ({@code -Dorg.slf4j.simpleLogger.logFile=System.err}
+     * in {@code KUBELOOP_JAVA_OPTS}), and without effect once something logged in this JVM (slf4j-simple reads its
+     * settings once).
+     *
+     * @return the file, or null when the log goes where it went
+     */
+    private static Path logToFile() {
+        if (System.getProperty(LOG_FILE_PROPERTY) != null) {
+            return null;
+        }
+        try {
+            Path file = Files.createTempFile("kubeloop-demo-", ".log");
+            System.setProperty(LOG_FILE_PROPERTY, file.toString());
+            return file;
+        } catch (IOException | RuntimeException e) {
+            return null; // no temporary folder: the log stays on standard error
         }
     }
 
