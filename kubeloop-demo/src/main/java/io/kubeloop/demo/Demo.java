@@ -167,8 +167,10 @@ public final class Demo {
         }
 
         public Demo build() {
-            // refuses an unknown scenario, a run too short for it, too few nodes: before anything starts
-            Scenarios.plan(scenario, duration, speed, nodes);
+            if (!Scenarios.describe().containsKey(scenario)) {
+                throw new IllegalArgumentException("unknown scenario '" + scenario + "'; the scenarios are: "
+                        + String.join(", ", Scenarios.describe().keySet()));
+            }
             return new Demo(
                     new Settings(duration, seed, speed, replicas, nodes, scenario, out, terminal, quiet, clock));
         }

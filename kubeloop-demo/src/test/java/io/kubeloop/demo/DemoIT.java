@@ -97,7 +97,8 @@ class DemoIT {
                         .scenario("node-failure")
                         .duration(Duration.ofSeconds(10))
                         .speed(10)
-                        .build())
+                        .build()
+                        .run())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs at least 130 s of cluster time")
                 .hasMessageContaining("duration of at least 13 s at speed 10");

@@ -8,6 +8,9 @@ import io.kubeloop.demo.internal.scenario.Scenario;
 import io.kubeloop.demo.internal.scenario.Scenarios;
 import io.kubeloop.demo.internal.scenario.Step;
 import io.kubeloop.demo.internal.scenario.Step.Kind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -125,14 +128,21 @@ class ScenariosTest {
     }
 
     @Test
-    void theBuilderRefusesARunTooShortBeforeStartingAnything() {
-        assertThatThrownBy(() -> Demo.builder()
-                        .scenario("incident")
-                        .duration(Duration.ofSeconds(5))
-                        .speed(10)
-                        .build())
+    void runRefusesARunTooShortBeforeStartingAnything() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Demo demo = Demo.builder()
+                .scenario("incident")
+                .duration(Duration.ofSeconds(5))
+                .speed(10)
+                .out(new PrintStream(out, true, StandardCharsets.UTF_8))
+                .build();
+
+        assertThatThrownBy(demo::run)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs at least 295 s of cluster time");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .as("nothing started, nothing printed")
+                .isEmpty();
     }
 
     @Test

@@ -112,7 +112,9 @@ public final class DemoRun {
     private volatile String stoppedNode;
     private final AtomicInteger nextInstance = new AtomicInteger();
 
-    // the view's reconcile rate: the previous sample
+    /** Guards the view's previous reconcile sample: frames come from the view's thread, and the last from close. */
+    private final ReentrantLock sampleLock = new ReentrantLock();
+
     private double lastReconciles = -1;
     private long lastSampleNanos;
 
@@ -740,11 +742,16 @@ public final class DemoRun {
                     i.manager().meterRegistry(), "controller.runtime.reconcile", "controller", PodGuardian.CONTROLLER);
         }
         double rate = 0;
-        if (lastReconciles >= 0 && now - lastSampleNanos > 0) {
-            rate = Math.max(0, total - lastReconciles) / ((now - lastSampleNanos) / 1e9);
+        sampleLock.lock();
+        try {
+            if (lastReconciles >= 0 && now - lastSampleNanos > 0) {
+                rate = Math.max(0, total - lastReconciles) / ((now - lastSampleNanos) / 1e9);
+            }
+            lastReconciles = total;
+            lastSampleNanos = now;
+        } finally {
+            sampleLock.unlock();
         }
-        lastReconciles = total;
-        lastSampleNanos = now;
         IncidentTracker t = tracker;
         List<String> faultsNow = new ArrayList<>();
         active.forEach((text, end) -> faultsNow.add(
