@@ -60,7 +60,7 @@ class DeployManifestsTest {
                 String alert = r.path("alert").asString();
                 alerts.add(alert);
                 assertThat(guide).as("a runbook section for " + alert).contains("\n### " + alert + "\n");
-                assertThat(r.path("annotations").path("runbook_url").asString())
+                assertThat(r.path("annotations").path("runbook").asString())
                         .endsWith("docs/operations.md#" + alert.toLowerCase(java.util.Locale.ROOT));
             }
         }
