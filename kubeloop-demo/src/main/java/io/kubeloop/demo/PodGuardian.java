@@ -65,7 +65,8 @@ public final class PodGuardian {
     public interface Listener {
         /**
          * The operator's pod informer delivered the deletion of a pod of a PodSet: the pod got a
-         * {@code deletionTimestamp} or disappeared. Called before the PodSet is queued, once per pod and manager
+         * {@code deletionTimestamp} or disappeared. Called before the PodSet is queued (and, for a pod that terminates,
+         * before its replacement is created: a reconcile that lists it first reports it), once per pod and manager
          * (on a standby too: its informers run). Not called for the pods the operator deletes itself (a scale-down)
          * nor, as far as its cache already shows, for pods that go because their PodSet is being deleted.
          */
