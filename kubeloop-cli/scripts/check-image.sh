@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the operator's image tarball (`./kubeloop image`) without a Docker daemon (docs/image.md, "Verifying"):
 #
-#   kubeloop-cli/scripts/check-image.sh [IMAGE.tar]    default: kubeloop-cli/target/image/pod-guardian.tar
+#   kubeloop-cli/scripts/check-image.sh [--run] [IMAGE.tar]   default: kubeloop-cli/target/image/pod-guardian.tar
 #
 # 1. The image config: the entrypoint is `java ... io.kubeloop.cli.Main run` (so a Deployment's args are `run`'s
 #    options) with no Cmd, and the user is 65532, not root.
@@ -15,10 +15,20 @@
 #    otherwise with the image's dynamic loader and its paths prefixed by the root. CHECK_IMAGE_RUN=chroot,
 #    unshare or loader picks one. Needs a Linux host of the image's architecture.
 # 4. When this JDK has jdeps: every module the image's jars need is in the image's JRE (its `release` file).
+# 5. With --run: the operator itself, from the image, against an embedded API server (`./kubeloop apiserver` of this
+#    checkout, on a free port): the entrypoint with deploy/'s args (--leader-election, free metrics and health
+#    ports, on 127.0.0.1) and --kubeconfig; /healthz answers 200, its informer lists pods, /readyz answers 200 when
+#    deploy/10-crd.yaml and kubectl are there to install the PodSet CRD first, /metrics serves Prometheus text;
+#    then SIGTERM, and the operator exits within 45 s.
 # Prints what it checked; exits non-zero at the first failure, naming it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+run_operator=""
+if [ "${1:-}" = --run ]; then
+  run_operator=1
+  shift
+fi
 image="${1:-$here/../target/image/pod-guardian.tar}"
 [ -f "$image" ] || { echo "check-image.sh: no image tarball at $image (build it with ./kubeloop image)" >&2; exit 2; }
 
@@ -40,7 +50,23 @@ json_string() {
 }
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+started=() # process groups this script started (setsid), ended on exit
+cleanup() {
+  local pgid
+  for pgid in "${started[@]}"; do
+    kill -TERM -- "-$pgid" 2>/dev/null || true
+  done
+  for pgid in "${started[@]}"; do
+    for _ in $(seq 1 60); do
+      kill -0 "$pgid" 2>/dev/null || break
+      sleep 0.5
+    done
+    kill -KILL -- "-$pgid" 2>/dev/null || true
+    wait "$pgid" 2>/dev/null || true # reaps it
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
 mkdir -p "$work/tar" "$work/root"
 tar -xf "$image" -C "$work/tar"
 [ -f "$work/tar/manifest.json" ] || fail "no manifest.json in $image (not a docker-loadable image tarball)"
@@ -128,14 +154,14 @@ case "$how" in
   chroot)
     how="chroot as 65532, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" "${image_env[@]}" "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
+      exec env -i PATH="$path_env" "${image_env[@]}" "$unshare" --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" --userspec=65532:65532 "$root" "$java" "$@"
     }
     ;;
   unshare)
     how="unshare -r chroot, with its own /proc"
     run_image() {
-      env -i PATH="$path_env" "${image_env[@]}" "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
+      exec env -i PATH="$path_env" "${image_env[@]}" "$unshare" -r --mount --pid --fork --mount-proc="$root/proc" \
         "$chroot" "$root" "$java" "$@"
     }
     ;;
@@ -152,11 +178,12 @@ case "$how" in
         [ "$arg" = @/app/jib-classpath-file ] && arg="@$work/classpath"
         args+=("$arg")
       done
-      env -i "${image_env[@]}" "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
+      exec env -i "${image_env[@]}" "$loader" --library-path "$libpath" "$root$java" "${args[@]}"
     }
     ;;
   *) fail "CHECK_IMAGE_RUN=$how: expected chroot, unshare or loader" ;;
 esac
+# run_image replaces the shell it runs in (exec), so each call runs in a subshell: $(...) or (...) &.
 output="$(run_image "${jvm_args[@]}" io.kubeloop.cli.Main version 2>&1)" ||
   fail "the image's java could not run 'kubeloop version' ($how): $output"
 grep -q '^kubeloop ' <<<"$output" || fail "'kubeloop version' in the image printed no version: $output"
@@ -190,5 +217,86 @@ if [ -n "$jdeps" ] && [ -x "$jdeps" ] && [ -f "$root$java_home/release" ]; then
   ok "modules: the jars need $needed, all in the image's JRE"
 else
   echo "check-image.sh: skipped: the module check (needs JAVA_HOME with jdeps, and a JRE with a release file)"
+fi
+
+# 5. The operator from the image against an embedded API server.
+free_port() {
+  local port tries=0
+  while [ $tries -lt 100 ]; do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      printf '%s\n' "$port"
+      return
+    fi
+    tries=$((tries + 1))
+  done
+  fail "no free port found"
+}
+# Waits (at most $2 seconds) until $1 answers 200; prints the body.
+await_ok() {
+  local deadline=$((SECONDS + $2))
+  while [ $SECONDS -lt $deadline ]; do
+    curl -fsS --max-time 2 "$1" 2>/dev/null && return 0
+    sleep 0.5
+  done
+  return 1
+}
+if [ -n "$run_operator" ]; then
+  command -v curl >/dev/null || fail "--run needs curl"
+  mkdir -p "$root/tmp"
+  setsid "$here/../../kubeloop" apiserver --port 0 --kubeconfig-out "$root/tmp/kubeconfig" \
+    >"$work/apiserver.log" 2>&1 </dev/null &
+  started+=($!)
+  for _ in $(seq 1 240); do
+    grep -q '^kubeconfig:' "$work/apiserver.log" 2>/dev/null && break
+    kill -0 "${started[0]}" 2>/dev/null || fail "the API server did not start: $(cat "$work/apiserver.log")"
+    sleep 0.5
+  done
+  grep -q '^kubeconfig:' "$work/apiserver.log" || fail "the API server did not start in 120 s"
+  chmod 644 "$root/tmp/kubeconfig"
+  crd="$here/../../deploy/10-crd.yaml"
+  ready=""
+  if [ -f "$crd" ] && command -v kubectl >/dev/null; then
+    KUBECONFIG="$root/tmp/kubeconfig" kubectl apply -f "$crd" >"$work/crd.log" 2>&1 ||
+      fail "kubectl apply -f deploy/10-crd.yaml failed: $(cat "$work/crd.log")"
+    ready=1
+  fi
+  kubeconfig=/tmp/kubeconfig
+  case "$how" in the*) kubeconfig="$root/tmp/kubeconfig" ;; esac
+  metrics_port="$(free_port)"
+  health_port="$(free_port)"
+  setsid bash -c "$(declare -f run_image); $(declare -p root java path_env image_env unshare chroot work loader libpath 2>/dev/null); run_image \"\$@\"" \
+    run_image "${entrypoint[@]:1}" --kubeconfig "$kubeconfig" --leader-election --lease-namespace default \
+    --metrics-port "$metrics_port" --health-port "$health_port" --bind-address 127.0.0.1 \
+    >"$work/operator.log" 2>&1 </dev/null &
+  operator=$!
+  started+=("$operator")
+  await_ok "http://127.0.0.1:$health_port/healthz" 90 >/dev/null ||
+    fail "the operator in the image did not answer /healthz with 200 in 90 s: $(tail -n 20 "$work/operator.log")"
+  for _ in $(seq 1 120); do
+    grep -q 'pods: listed' "$work/operator.log" && break
+    sleep 0.5
+  done
+  grep -q 'pods: listed' "$work/operator.log" ||
+    fail "the operator in the image listed no pods in 60 s: $(tail -n 20 "$work/operator.log")"
+  if [ -n "$ready" ]; then
+    await_ok "http://127.0.0.1:$health_port/readyz" 90 >/dev/null ||
+      fail "the operator in the image was not ready in 90 s: $(curl -sS "http://127.0.0.1:$health_port/readyz")"
+    readiness="/readyz 200 (the CRD applied)"
+  else
+    readiness="/readyz not checked (no deploy/10-crd.yaml or no kubectl to install the PodSet CRD)"
+  fi
+  metrics="$(curl -fsS --max-time 5 "http://127.0.0.1:$metrics_port/metrics")" ||
+    fail "the operator in the image did not serve /metrics"
+  grep -q '^# TYPE ' <<<"$metrics" || fail "/metrics is not Prometheus text: $(head -n 3 <<<"$metrics")"
+  ok "kubeloop run from the image against $(sed -n 's/.*listening on //p' "$work/apiserver.log"): /healthz 200, pods listed, $readiness, /metrics $(grep -c '^# TYPE ' <<<"$metrics") metric families"
+  kill -TERM -- "-$operator"
+  for _ in $(seq 1 90); do
+    kill -0 "$operator" 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -0 "$operator" 2>/dev/null && fail "the operator did not exit within 45 s of SIGTERM: $(tail -n 20 "$work/operator.log")"
+  wait "$operator" 2>/dev/null || true # reaps it
+  ok "SIGTERM: the operator exited"
 fi
 echo "check-image.sh: $image passed"

@@ -48,6 +48,8 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The exit code when Ctrl-C stopped the demo (128 + SIGINT, as a shell reports it). */
     static final int STOPPED = 130;
+    /** slf4j-simple's setting of where the log goes. */
+    private static final String LOG_FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
     /** How long the shutdown hook waits for the run to close its cluster. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
 
@@ -121,23 +123,11 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        validate();
+        Demo.Builder builder = validate().out(out);
         out.println(banner());
         out.flush();
-
-        Demo.Builder builder = Demo.builder()
-                .duration(duration)
-                .speed(speed)
-                .replicas(replicas)
-                .nodes(nodes)
-                .scenario(scenario)
-                .out(out)
-                .quiet(quiet)
-                .terminal(!quiet && interactiveTerminal());
-        if (seed != null) {
-            builder.seed(seed);
-        }
-        Demo demo = builder.build();
+        Demo demo = builder.terminal(!quiet && interactiveTerminal()).build();
+        Path log = logToFile();
 
         // Ctrl-C or SIGTERM: interrupt the run, which closes its cluster and operators, and wait (bounded) for that,
         // or the JVM would halt with the cluster's threads mid-close.
@@ -162,7 +152,9 @@ final class DemoCommand implements Callable<Integer> {
                 result = demo.run();
             } catch (InterruptedException e) {
                 out.flush();
-                spec.commandLine().getErr().println("kubeloop demo: stopped");
+                spec.commandLine()
+                        .getErr()
+                        .println("kubeloop demo: stopped" + (log == null ? "" : "; its log: " + log));
                 spec.commandLine().getErr().flush();
                 return STOPPED;
             } catch (IllegalArgumentException e) {
@@ -170,11 +162,16 @@ final class DemoCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
             out.print(result.toText());
+            if (log != null) {
+                out.println("log of the cluster and the operators: " + log);
+            }
             out.flush();
             if (report != null) {
                 writeReport(result);
             }
             if (stopping.get()) {
+                spec.commandLine().getErr().println("kubeloop demo: stopped");
+                spec.commandLine().getErr().flush();
                 return STOPPED;
             }
             if (!result.passed()) {
@@ -196,12 +193,36 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * Checks the options that picocli's types do not: ranges, the scenario's name, the report's directory. Cheap: no
-     * cluster class is loaded.
+     * Sends the log (slf4j-simple: the cluster's, the API server's and the operators' INFO and WARN lines, many of
+     * them while faults are injected) to a temporary file instead of standard error, where it would tear the live
+     * view and bury the report. Not when the user chose a target ({@code -Dorg.slf4j.simpleLogger.logFile=System.err}
+     * in {@code KUBELOOP_JAVA_OPTS}), and without effect once something logged in this JVM (slf4j-simple reads its
+     * settings once).
      *
+     * @return the file, or null when the log goes where it went
+     */
+    private static Path logToFile() {
+        if (System.getProperty(LOG_FILE_PROPERTY) != null) {
+            return null;
+        }
+        try {
+            Path file = Files.createTempFile("kubeloop-demo-", ".log");
+            System.setProperty(LOG_FILE_PROPERTY, file.toString());
+            return file;
+        } catch (IOException | RuntimeException e) {
+            return null; // no temporary folder: the log stays on standard error
+        }
+    }
+
+    /**
+     * Checks the options that picocli's types do not: ranges, the scenario's name, the report's directory, and what
+     * the scenario needs ({@link Demo.Builder#build()} plans it: a run long enough, enough nodes). Cheap: no cluster
+     * class is loaded.
+     *
+     * @return a builder with the options (not yet the terminal), which has built once
      * @throws CommandLine.ParameterException naming the option
      */
-    void validate() {
+    Demo.Builder validate() {
         CommandLine cmd = spec.commandLine();
         if (!(speed > 0) || Double.isInfinite(speed)) {
             throw new CommandLine.ParameterException(cmd, "--speed must be a positive number, was " + speed);
@@ -233,6 +254,22 @@ final class DemoCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cmd, "--report " + report + " cannot be written");
             }
         }
+        Demo.Builder builder = Demo.builder()
+                .duration(duration)
+                .speed(speed)
+                .replicas(replicas)
+                .nodes(nodes)
+                .scenario(scenario)
+                .quiet(quiet);
+        if (seed != null) {
+            builder.seed(seed);
+        }
+        try {
+            builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cmd, e.getMessage(), e);
+        }
+        return builder;
     }
 
     /** {@code kubeloop demo: scenario incident, 3 nodes, 20 replicas, speed 10 (about 60 s); Ctrl-C stops it}. */

@@ -2,6 +2,10 @@ package io.kubeloop.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.config.ClientConfig;
+import io.kubeloop.controller.Manager;
+import io.kubeloop.demo.PodGuardian;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -81,5 +85,50 @@ class RbacCommandTest {
         assertThat(Main.run("rbac", "--class", "x", "--class-path", "/no/such/dir"))
                 .isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--class-path entry /no/such/dir does not exist");
+    }
+
+    @Test
+    void withoutAClassPrintsWhatKubeloopRunNeeds() {
+        // What deploy/30-rbac.yaml is made from: kubeloop run --leader-election with its Lease in pod-guardian.
+        String derived;
+        try (KubernetesClient nowhere = KubernetesClient.create(
+                        ClientConfig.builder().server("http://127.0.0.1:9").build());
+                Manager manager = PodGuardian.builder(nowhere)
+                        .leaderElection("pod-guardian")
+                        .build()) {
+            derived = manager.rbac("pod-guardian");
+        }
+        assertThat(Main.run("rbac", "--leader-election", "--lease-namespace", "pod-guardian", "--name", "pod-guardian"))
+                .as(err.toString(StandardCharsets.UTF_8))
+                .isZero();
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed).isEqualTo(derived);
+        assertThat(printed)
+                .contains("kind: ClusterRole\n")
+                .contains("resources: [\"podsets/status\"]")
+                .contains("namespace: \"pod-guardian\"\nrules:\n- apiGroups: [\"coordination.k8s.io\"]\n"
+                        + "  resources: [\"leases\"]");
+    }
+
+    @Test
+    void withoutAClassForOneNamespaceItIsARole() {
+        assertThat(Main.run("rbac", "--namespace", "shop")).isZero();
+        String yaml = out.toString(StandardCharsets.UTF_8);
+        assertThat(yaml)
+                .contains("kind: Role\n")
+                .doesNotContain("kind: ClusterRole")
+                .contains("namespace: \"shop\"");
+        assertThat(yaml).contains("resources: [\"podsets\"]").contains("resources: [\"pods\"]");
+        assertThat(yaml).doesNotContain("leases");
+    }
+
+    @Test
+    void podGuardianOptionsDoNotGoWithAClass() {
+        assertThat(Main.run("rbac", "--class", SampleOperator.class.getName(), "--namespace", "x"))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--namespace configures pod-guardian");
+        err.reset();
+        assertThat(Main.run("rbac", "--lease-namespace", "x")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--lease-namespace needs --leader-election");
     }
 }

@@ -39,6 +39,7 @@ final class DeployFiles {
 
     static final YAMLMapper YAML = YAMLMapper.builder()
             .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
+            .disable(YAMLWriteFeature.SPLIT_LINES)
             .build();
     static final JsonMapper JSON = JsonMapper.builder().build();
 

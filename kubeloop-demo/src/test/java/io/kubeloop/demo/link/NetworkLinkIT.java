@@ -3,6 +3,7 @@ package io.kubeloop.demo.link;
 import static io.kubeloop.testsupport.TestThreads.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -18,6 +19,9 @@ import io.kubeloop.client.watch.Watch;
 import io.kubeloop.client.watch.WatchEvent;
 import io.kubeloop.client.watch.WatchException;
 import io.kubeloop.demo.internal.link.NetworkLink;
+import io.kubeloop.informer.InformerHealth;
+import io.kubeloop.informer.SharedIndexInformer;
+import io.kubeloop.informer.reflector.ListerWatchers;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -124,6 +128,59 @@ class NetworkLinkIT {
                 cms.watch(WatchOptions.builder().resourceVersion(rv2).build())) {
             cms.create(configMap("after-restore"));
             assertThat(nameOf(watch.next(Duration.ofSeconds(10)))).isEqualTo("after-restore");
+        }
+    }
+
+    @Test
+    void aWatchTheClientClosesLeavesNoConnectionBehind() throws Exception {
+        ResourceClient<ConfigMap> cms = linked.resources(ConfigMap.class).inNamespace(NS);
+        String rv = cms.list().resourceVersion();
+        Watch<ConfigMap> watch =
+                cms.watch(WatchOptions.builder().resourceVersion(rv).build());
+        int open = link.openConnections(); // the watch's, and maybe an idle one of the pool
+        assertThat(open).isPositive();
+        watch.close();
+        // the server writes nothing on this watch for a minute (no events, no bookmarks): the link must not wait
+        // for a failed write to notice that the client has gone
+        eventually().atMost(FAST).until(() -> link.openConnections() == open - 1);
+    }
+
+    @Test
+    void anInformerThroughTheLinkCatchesUpOnWhatHappenedDuringACut() {
+        // the link's client with the default retry policy, as the operator has
+        try (KubernetesClient operatorClient = KubernetesClient.create(
+                ClientConfig.builder().server("http://127.0.0.1:" + link.port()).build())) {
+            SharedIndexInformer<ConfigMap> informer = SharedIndexInformer.builder(
+                            ListerWatchers.forClient(
+                                    operatorClient.resources(ConfigMap.class).inNamespace(NS)),
+                            ConfigMap.class)
+                    .name("link-configmaps")
+                    .build();
+            try {
+                informer.start();
+                assertThat(SharedIndexInformer.waitForCacheSync(Duration.ofSeconds(10), informer::hasSynced))
+                        .isTrue();
+                eventually().until(informer::isWatching);
+
+                link.cut();
+                // The reflector sees its watch fail at once and opens a new one; the client retries that GET on
+                // the refused connections (1 s apart, 10 times) before the reflector itself backs off.
+                admin.resources(ConfigMap.class).inNamespace(NS).create(configMap("created-while-cut"));
+                await().during(Duration.ofMillis(500)).atMost(FAST).until(() -> informer.indexer()
+                        .getByKey(NS + "/created-while-cut")
+                        .isEmpty());
+                assertThat(informer.health().state())
+                        .isIn(InformerHealth.State.WATCHING, InformerHealth.State.BACKING_OFF);
+
+                link.restore();
+                // bounded by the reflector's backoff after a few failures (seconds), not by any timeout of the link
+                await().atMost(Duration.ofSeconds(30)).until(() -> informer.indexer()
+                        .getByKey(NS + "/created-while-cut")
+                        .isPresent());
+                eventually().until(informer::isWatching);
+            } finally {
+                informer.stop();
+            }
         }
     }
 

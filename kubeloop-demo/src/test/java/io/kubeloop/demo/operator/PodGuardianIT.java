@@ -86,6 +86,11 @@ class PodGuardianIT {
                 .containsEntry("Progressing", "False/ReplicasReady");
         assertThat(s.getConditions())
                 .allSatisfy(c -> assertThat(c.getLastTransitionTime()).isNotBlank());
+        String version = web.getMetadata().getResourceVersion();
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(5))
+                .alias("no status write once nothing changes")
+                .until(() -> podSets.get("web").orElseThrow().getMetadata().getResourceVersion(), version::equals);
 
         List<Pod> pods = pods(client, "web");
         assertThat(pods).hasSize(3).allSatisfy(pod -> {
@@ -215,5 +220,32 @@ class PodGuardianIT {
 
         assertThat(created.getSpec().getReplicas()).as("the CRD's default").isEqualTo(1);
         await().atMost(Duration.ofSeconds(20)).until(() -> active(client, "one").size() == 1);
+    }
+
+    @Test
+    void aPodTheServerRefusesIsAWarningEventAndRetried(KubernetesClient client, @TestNamespace String ns) {
+        ResourceClient<PodSet> podSets = start(client, ns);
+        PodSet broken = podSet("broken", 2, 0);
+        broken.getSpec().getTemplate().getSpec().setContainers(List.of()); // a pod needs a container
+
+        podSets.create(broken);
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(events(client, "PodSet", "broken"))
+                    .anyMatch(e ->
+                            e.startsWith("Warning FailedCreate: Error creating: ") && e.contains("spec.containers"));
+            PodSet.Status s = status(podSets, "broken");
+            assertThat(s).isNotNull();
+            assertThat(conditions(s))
+                    .containsEntry("Available", "False/ReplicasNotReady")
+                    .containsEntry("Progressing", "True/ScalingUp");
+        });
+        assertThat(manager.meterRegistry()
+                        .find("controller.runtime.reconcile.errors")
+                        .tag("controller", PodGuardian.CONTROLLER)
+                        .counter()
+                        .count())
+                .isPositive();
+        assertThat(pods(client, "broken")).isEmpty();
     }
 }

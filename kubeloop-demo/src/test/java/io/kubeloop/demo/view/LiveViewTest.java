@@ -216,23 +216,24 @@ class LiveViewTest {
     }
 
     @Test
-    void aThrowingSupplierDoesNotStopPlainOutputEither() {
+    void aThrowingSupplierOrANullFrameDoesNotStopPlainOutputEither() {
         AtomicInteger calls = new AtomicInteger();
         view = LiveView.create(out, false, false, clock);
         view.start(
-                () -> {
-                    if (calls.incrementAndGet() == 1) {
-                        throw new IllegalStateException("boom");
-                    }
-                    return frame();
+                () -> switch (calls.incrementAndGet()) {
+                    case 1 -> throw new IllegalStateException("boom");
+                    case 2 -> null;
+                    default -> frame();
                 },
                 REFRESH);
-        eventually().until(clock::hasWaiters);
-        clock.step(LiveView.PLAIN_STATUS_EVERY);
-        eventually().until(() -> calls.get() == 1);
-        eventually().until(clock::hasWaiters);
-        clock.step(LiveView.PLAIN_STATUS_EVERY);
+        for (int i = 1; i <= 3; i++) {
+            int expected = i;
+            eventually().until(clock::hasWaiters);
+            clock.step(LiveView.PLAIN_STATUS_EVERY);
+            eventually().until(() -> calls.get() == expected);
+        }
         eventually().until(() -> output().contains("[status] t+0.1s"));
+        assertThat(output().lines()).hasSize(1);
     }
 
     @Test

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Connections the link drops ({@link #cut()}, {@link #reset()}, {@link #close()}, refused while cut) are closed
  * abortively (an RST, {@code SO_LINGER 0}) on both sides, so the client sees an I/O error ("Connection reset")
- * rather than what could pass for a clean end of a response, and the server's side of a watch ends too. An end of
- * stream from either side is passed on as a half-close, so ordinary HTTP keep-alive and close behave as without the
- * link.
+ * rather than what could pass for a clean end of a response, and the server's side of a watch ends too. A server's
+ * end of stream is passed on as a half-close and a client's closes the connection, so ordinary HTTP keep-alive and
+ * close behave as without the link (a client that half-closes and then waits for an answer is not supported: HTTP
+ * clients do not).
  *
  * <p>Invariant: a connection is in {@code connections} from the moment it is accepted while the link relays until
  * it is closed; {@code cut}, {@code reset} and {@code close} take the set under {@code lock}, and the accept thread
@@ -265,27 +266,29 @@ public final class NetworkLink implements AutoCloseable {
                 continue;
             }
             Connection c = new Connection(connectionIds.incrementAndGet(), client);
-            boolean relay;
+            Thread up = null;
             lock.lock();
             try {
-                relay = !cut && !closed;
-                if (relay) {
+                if (!cut && !closed) {
                     connections.add(c);
+                    // registered with the connection, under the same lock: close() waits for it
+                    up = newRelayThread(c, "up", c::runUpstream);
                 } else if (cut) {
                     refusedWhileCut++;
                 }
             } finally {
                 lock.unlock();
             }
-            if (relay) {
-                startRelayThread(c, "up", c::runUpstream);
+            if (up != null) {
+                up.start();
             } else {
                 c.abort();
             }
         }
     }
 
-    private void startRelayThread(Connection c, String direction, Runnable body) {
+    /** A relay thread, not started, registered in {@code relayThreads} (which it leaves when it ends). */
+    private Thread newRelayThread(Connection c, String direction, Runnable body) {
         Thread t = Thread.ofVirtual()
                 .name("link-" + name + "-" + c.id + "-" + direction)
                 .unstarted(() -> {
@@ -306,7 +309,7 @@ public final class NetworkLink implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        t.start();
+        return t;
     }
 
     /** Removes {@code c} from the open connections (if a cut or reset has not already). */
@@ -321,7 +324,13 @@ public final class NetworkLink implements AutoCloseable {
 
     /**
      * One relayed connection. The up thread connects to the target, starts the down thread and copies client →
-     * target; the down thread copies target → client. The last of the two to finish closes both sockets.
+     * target; the down thread copies target → client.
+     *
+     * <p>Ends: the server's end of stream is passed on to the client as a half-close (the client then closes). The
+     * client's end of stream closes the whole connection at once: HTTP clients do not half-close, they close, and a
+     * server streaming a watch would otherwise notice only at its next write (a minute later for a quiet watch), with
+     * the connection and its two threads kept till then. A failure in either direction, or a drop ({@link #abort()}),
+     * resets both sockets.
      */
     private final class Connection {
         final long id;
@@ -329,10 +338,8 @@ public final class NetworkLink implements AutoCloseable {
         private final ReentrantLock state = new ReentrantLock();
         /** Guarded by {@code state}; null until connected. */
         private Socket upstream;
-        /** Guarded by {@code state}. */
-        private boolean aborted;
-        /** Guarded by {@code state}: directions still copying. */
-        private int running = 2;
+        /** Guarded by {@code state}: true once the connection is being closed (both copies then end). */
+        private boolean ending;
 
         Connection(long id, Socket client) {
             this.id = id;
@@ -353,7 +360,7 @@ public final class NetworkLink implements AutoCloseable {
             }
             state.lock();
             try {
-                if (aborted) {
+                if (ending) {
                     closeQuietly(up);
                     return;
                 }
@@ -361,14 +368,13 @@ public final class NetworkLink implements AutoCloseable {
             } finally {
                 state.unlock();
             }
-            startRelayThread(this, "down", () -> copy(up, client, "down"));
+            newRelayThread(this, "down", () -> copy(up, client, "down")).start();
             copy(client, up, "up");
         }
 
-        /** Copies {@code from} → {@code to} until the end of {@code from} (passed on as a half-close) or a failure. */
+        /** Copies {@code from} → {@code to} until the end of {@code from} or a failure; see the class comment. */
         private void copy(Socket from, Socket to, String direction) {
             byte[] buffer = new byte[BUFFER_BYTES];
-            boolean failed = false;
             try {
                 InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream();
@@ -377,64 +383,48 @@ public final class NetworkLink implements AutoCloseable {
                     out.write(buffer, 0, n); // a socket stream: unbuffered, so each read goes out now
                     out.flush();
                 }
-                to.shutdownOutput();
+                if (from == client) {
+                    end(false);
+                } else {
+                    to.shutdownOutput();
+                }
             } catch (IOException e) {
-                failed = true;
-                if (!isAborted()) {
+                if (!isEnding()) {
                     LOG.debug("link {}: connection {} {} failed: {}", name, id, direction, e.toString());
                 }
-            }
-            finishDirection(failed);
-        }
-
-        private void finishDirection(boolean failed) {
-            boolean last;
-            state.lock();
-            try {
-                running--;
-                last = running == 0;
-            } finally {
-                state.unlock();
-            }
-            if (failed) {
-                abort(); // one side broke: the other direction has nothing left to do
-            } else if (last) {
-                forget(this);
-                closeQuietly(client);
-                closeQuietly(upstreamSocket());
+                end(true);
             }
         }
 
         /** Closes both sockets with an RST and forgets the connection; both copying threads then end. */
         void abort() {
+            end(true);
+        }
+
+        /** Forgets the connection and closes both sockets, with an RST when {@code reset}, else with a FIN. */
+        private void end(boolean reset) {
             Socket up;
             state.lock();
             try {
-                aborted = true;
+                ending = true;
                 up = upstream;
             } finally {
                 state.unlock();
             }
             forget(this);
-            abortively(client);
-            if (up != null) {
+            if (reset) {
+                abortively(client);
                 abortively(up);
+            } else {
+                closeQuietly(client);
+                closeQuietly(up);
             }
         }
 
-        private boolean isAborted() {
+        private boolean isEnding() {
             state.lock();
             try {
-                return aborted;
-            } finally {
-                state.unlock();
-            }
-        }
-
-        private Socket upstreamSocket() {
-            state.lock();
-            try {
-                return upstream;
+                return ending;
             } finally {
                 state.unlock();
             }
@@ -442,6 +432,9 @@ public final class NetworkLink implements AutoCloseable {
     }
 
     private static void abortively(Socket s) {
+        if (s == null) {
+            return;
+        }
         try {
             if (!s.isClosed()) {
                 s.setSoLinger(true, 0);

@@ -2,7 +2,6 @@ package io.kubeloop.demo.internal.operator;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.controller.EventFilter;
 import io.kubeloop.controller.Manager;
@@ -13,7 +12,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 
 /** Builds the pod-guardian manager from {@link OperatorSettings}: the PodSet and replica-audit controllers. */
@@ -67,11 +65,7 @@ public final class Operator {
         manager.newControllerFor(Deployment.class)
                 .named(PodGuardian.AUDIT_CONTROLLER)
                 .readOnly() // it never writes a Deployment: RBAC grants it reads only
-                .watches(ReplicaSet.class, ReplicaAuditReconciler::mapReplicaSet)
-                .watches(Pod.class, pod -> {
-                    var deployment = ReplicaAuditReconciler.deploymentOf(manager.client(), pod);
-                    return deployment == null ? List.of() : List.of(deployment);
-                })
+                .watches(Pod.class, pod -> ReplicaAuditReconciler.deploymentsOf(manager.client(), pod))
                 .workers(2)
                 .complete(audit);
         return manager;

@@ -112,10 +112,18 @@ final class PodSetReconciler implements Reconciler<PodSet> {
         int desired = desired(podSet);
         // 3. the difference, 4. act
         RuntimeException failure = null;
+        Result result = Result.done();
         int diff = desired - active.size();
-        if (diff != 0 && expectations.satisfied(key)) {
-            failure =
-                    diff > 0 ? create(podSet, key, diff, start) : delete(podSet, key, ExcessPods.choose(active, -diff));
+        if (diff != 0) {
+            if (expectations.satisfied(key)) {
+                failure = diff > 0
+                        ? create(podSet, key, diff, start)
+                        : delete(podSet, key, ExcessPods.choose(active, -diff));
+            } else {
+                // the pod events that meet the expectations queue the PodSet again; this is the fallback if one is
+                // lost for good
+                result = Result.requeueAfter(EXPECTATIONS_TTL);
+            }
         }
         // 5. report, as observed at the start (the events of this reconcile's writes bring the next status)
         PodSet.Status status = PodSetStatuses.compute(podSet, desired, active.size(), ready, clock.now());
@@ -126,7 +134,7 @@ final class PodSetReconciler implements Reconciler<PodSet> {
         if (failure != null) {
             throw failure; // retried with the controller's back-off
         }
-        return Result.done();
+        return result;
     }
 
     static int desired(PodSet podSet) {

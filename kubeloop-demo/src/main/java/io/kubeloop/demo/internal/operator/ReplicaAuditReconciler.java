@@ -1,23 +1,24 @@
 package io.kubeloop.demo.internal.operator;
 
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.kubeloop.clock.Clock;
 import io.kubeloop.controller.ControllerClient;
 import io.kubeloop.controller.EventRecorder;
-import io.kubeloop.controller.OwnerReferences;
 import io.kubeloop.controller.Reconciler;
 import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
 import io.kubeloop.demo.PodGuardian;
+import io.kubeloop.model.selector.FieldSelector;
+import io.kubeloop.model.selector.LabelSelector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -25,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@value PodGuardian#AUDIT_CONTROLLER} controller (seed 001 §8.2): Deployments, their ReplicaSets and their
- * Pods go into one queue as the Deployment's key; each reconcile reads the Deployment's desired replicas from the
- * cache and counts its ready pods in the cache (pods Running and Ready, not being deleted, controlled by a
- * ReplicaSet the Deployment controls). When the two differ, it remembers since when (in memory, on the manager's
+ * The {@value PodGuardian#AUDIT_CONTROLLER} controller (seed 001 §8.2): Deployments and Pods go into one queue as
+ * the Deployment's key (a pod maps to the Deployments of its namespace whose selector matches it); each reconcile
+ * reads the Deployment's desired replicas from the cache and counts its ready pods in the cache (pods its selector
+ * matches, Running and Ready, not being deleted). When the two differ, it remembers since when (in memory, on the manager's
  * clock) and looks again when the threshold will have passed; past the threshold it warns once per episode — a WARN
  * log, a Warning Event {@code ReplicasNotReady} on the Deployment, {@code replica_audit_warnings_total} — and counts
  * the Deployment in {@code replica_audit_unready_deployments}; when they agree again it logs the recovery at INFO
@@ -125,58 +126,45 @@ final class ReplicaAuditReconciler implements Reconciler<Deployment> {
         return Result.done(); // the next change of the Deployment or of its pods brings it back
     }
 
-    /** Pods Running and Ready, not being deleted, whose ReplicaSet the Deployment controls, from the cache. */
+    /** Pods Running and Ready, not being deleted, that the Deployment's selector matches, from the cache. */
     private int readyPods(Deployment deployment) {
-        String ns = deployment.getMetadata().getNamespace();
-        String uid = deployment.getMetadata().getUid();
+        LabelSelector selector = selectorOf(deployment);
+        if (selector == null) {
+            return 0;
+        }
         int ready = 0;
-        for (Pod pod : client.listReadOnly(Pod.class, ns)) {
-            if (Pods.isActive(pod) && Pods.isReady(pod) && uid.equals(deploymentUid(client, pod))) {
+        for (Pod pod : client.listReadOnly(
+                Pod.class, deployment.getMetadata().getNamespace(), selector, FieldSelector.everything())) {
+            if (Pods.isActive(pod) && Pods.isReady(pod)) {
                 ready++;
             }
         }
         return ready;
     }
 
-    /** The Deployment that controls the ReplicaSet that controls {@code pod}, through the cache; or null. */
-    static Request deploymentOf(ControllerClient client, Pod pod) {
-        ReplicaSet rs = replicaSetOf(client, pod);
-        return rs == null ? null : deploymentOf(rs);
+    /** The Deployments of the pod's namespace whose selector matches its labels (the pod watch's mapper). */
+    static List<Request> deploymentsOf(ControllerClient client, Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
+        List<Request> requests = new ArrayList<>();
+        for (Deployment d :
+                client.listReadOnly(Deployment.class, pod.getMetadata().getNamespace())) {
+            LabelSelector selector = selectorOf(d);
+            if (selector != null && selector.matches(labels)) {
+                requests.add(Request.of(d));
+            }
+        }
+        return requests;
     }
 
-    /** The Deployment that controls {@code rs}, or null. */
-    static Request deploymentOf(ReplicaSet rs) {
-        Optional<OwnerReference> ref = OwnerReferences.controllerOf(rs);
-        if (ref.isEmpty() || !"Deployment".equals(ref.get().getKind())) {
+    /** The Deployment's selector; null when it has none or an empty one (which selects nothing, as in kube). */
+    private static LabelSelector selectorOf(Deployment d) {
+        if (d.getSpec() == null || d.getSpec().getSelector() == null) {
             return null;
         }
-        return new Request(rs.getMetadata().getNamespace(), ref.get().getName());
-    }
-
-    /** Mapper of the ReplicaSet watch. */
-    static List<Request> mapReplicaSet(ReplicaSet rs) {
-        Request r = deploymentOf(rs);
-        return r == null ? List.of() : List.of(r);
-    }
-
-    private static String deploymentUid(ControllerClient client, Pod pod) {
-        ReplicaSet rs = replicaSetOf(client, pod);
-        return rs == null
-                ? null
-                : OwnerReferences.controllerOf(rs).map(OwnerReference::getUid).orElse(null);
-    }
-
-    private static ReplicaSet replicaSetOf(ControllerClient client, Pod pod) {
-        Optional<OwnerReference> ref = OwnerReferences.controllerOf(pod);
-        if (ref.isEmpty() || !"ReplicaSet".equals(ref.get().getKind())) {
-            return null;
-        }
-        return client.getReadOnly(
-                        ReplicaSet.class,
-                        pod.getMetadata().getNamespace(),
-                        ref.get().getName())
-                .filter(rs -> rs.getMetadata().getUid().equals(ref.get().getUid()))
-                .orElse(null);
+        LabelSelector selector = LabelSelector.fromLabelSelector(d.getSpec().getSelector());
+        return selector.isEverything() ? null : selector;
     }
 
     /** "61 s", "1.5 s": whole seconds from 10 s on, tenths below. */

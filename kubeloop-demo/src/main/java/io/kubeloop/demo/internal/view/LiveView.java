@@ -264,7 +264,10 @@ public final class LiveView implements AutoCloseable {
         }
     }
 
-    /** Gets a frame (outside the lock: the supplier may take its time) and draws it. */
+    /**
+     * Gets a frame and renders it outside the lock (the supplier may take its time), then draws it. A supplier or
+     * renderer that throws skips this draw: the screen keeps the last frame.
+     */
     private void draw() {
         Supplier<Frame> supplier;
         lock.lock();
@@ -276,9 +279,12 @@ public final class LiveView implements AutoCloseable {
         if (supplier == null) {
             return;
         }
-        Frame frame;
+        List<String> block;
         try {
-            frame = Objects.requireNonNull(supplier.get(), "the frame supplier returned null");
+            Frame frame = Objects.requireNonNull(supplier.get(), "the frame supplier returned null");
+            block = mode == Mode.TERMINAL
+                    ? FrameRenderer.block(frame, width, glyphs)
+                    : List.of(FrameRenderer.status(frame));
         } catch (RuntimeException e) {
             supplierFailed(e);
             return;
@@ -286,7 +292,6 @@ public final class LiveView implements AutoCloseable {
         lock.lock();
         try {
             if (mode == Mode.TERMINAL) {
-                List<String> block = FrameRenderer.block(frame, width, glyphs);
                 StringBuilder s = new StringBuilder();
                 if (!drawn.isEmpty()) {
                     s.append(up(drawn.size()));
@@ -296,7 +301,7 @@ public final class LiveView implements AutoCloseable {
                 drawn = block;
                 write(s);
             } else {
-                write(FrameRenderer.status(frame) + "\n");
+                write(block.getFirst() + "\n");
             }
         } finally {
             lock.unlock();
