@@ -143,6 +143,20 @@ class ManagerRbacIT {
     }
 
     @Test
+    void aReadOnlyControllerIsGrantedOnlyReadsOnItsType() {
+        try (Manager manager = manager("readonly").build()) {
+            manager.newControllerFor(Deployment.class).readOnly().complete(request -> Result.done());
+            manager.newControllerFor(ConfigMap.class).complete(request -> Result.done());
+            String yaml = manager.rbac("readonly-ctrl");
+            assertThat(yaml)
+                    .contains("resources: [\"deployments\"]\n  verbs: [\"get\", \"list\", \"watch\"]\n")
+                    .doesNotContain("deployments/status")
+                    .contains(
+                            "resources: [\"configmaps\"]\n  verbs: [\"get\", \"list\", \"watch\", \"update\", \"patch\"]");
+        }
+    }
+
+    @Test
     void aControllerWithExactlyTheGeneratedRulesReconciles() {
         try (Manager manager = manager("reconciled").build()) {
             manager.newControllerFor(Deployment.class).owns(ConfigMap.class).complete(request -> {

@@ -65,7 +65,10 @@ public final class PodGuardian {
     public interface Listener {
         /**
          * The operator's pod informer delivered the deletion of a pod of a PodSet: the pod got a
-         * {@code deletionTimestamp} or disappeared. Called before the PodSet is queued.
+         * {@code deletionTimestamp} or disappeared. Called before the PodSet is queued (and, for a pod that terminates,
+         * before its replacement is created: a reconcile that lists it first reports it), once per pod and manager
+         * (on a standby too: its informers run). Not called for the pods the operator deletes itself (a scale-down)
+         * nor, as far as its cache already shows, for pods that go because their PodSet is being deleted.
          */
         default void podDeletionSeen(String namespace, String podSet, String pod, String podUid, long nanoTime) {}
 
@@ -110,14 +113,19 @@ public final class PodGuardian {
             return this;
         }
 
-        /** This replica's identity in the Lease; default: the host name plus a random suffix. */
+        /**
+         * This replica's identity in the Lease; default: {@code POD_NAME} (the downward API) or the host name, then
+         * {@code -} and 5 random characters.
+         */
         public Builder identity(String identity) {
             this.identity = identity;
             return this;
         }
 
         /**
-         * Leader-election timings (client-go's defaults: 15 s, 10 s, 2 s); the demo divides them by its speed.
+         * Leader-election timings (client-go's defaults: 15 s, 10 s, 2 s); the demo divides them by its speed. The
+         * lease duration is rounded up to whole seconds (the Lease stores {@code leaseDurationSeconds}); the three
+         * must satisfy {@code lease > renewDeadline > 1.2 × retryPeriod}, else {@link #build()} throws naming them.
          */
         public Builder leaderElectionTimings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
             this.leaseDuration = leaseDuration;

@@ -2,11 +2,18 @@ package io.kubeloop.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -86,6 +93,48 @@ class DemoIT {
                 .contains("network-cut: guardian-a and guardian-b cut off from the API server for 30 s")
                 .contains("failover: ")
                 .contains("converged in");
+    }
+
+    @Test
+    @Timeout(60)
+    void anInterruptStopsTheRunAndClosesTheCluster() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Demo demo = Demo.builder()
+                .scenario("kill-pods")
+                .nodes(1)
+                .replicas(2)
+                .duration(Duration.ofSeconds(60))
+                .speed(10)
+                .seed(1)
+                .out(new PrintStream(out, true, StandardCharsets.UTF_8))
+                .build();
+        AtomicReference<Throwable> ended = new AtomicReference<>();
+        Thread runner = Thread.ofPlatform().name("demo-it-runner").start(() -> {
+            try {
+                demo.run();
+                ended.set(new AssertionError("the run ended without the interrupt"));
+            } catch (Throwable t) {
+                ended.set(t);
+            }
+        });
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> out.toString(StandardCharsets.UTF_8).contains("kill-pods: deleted"));
+        Matcher url = Pattern.compile("API server (http://[0-9.:]+)").matcher(out.toString(StandardCharsets.UTF_8));
+        assertThat(url.find()).isTrue();
+
+        runner.interrupt();
+        runner.join(Duration.ofSeconds(20));
+
+        assertThat(runner.isAlive()).as("the run ended").isFalse();
+        assertThat(ended.get()).isInstanceOf(InterruptedException.class);
+        URI server = URI.create(url.group(1));
+        assertThatThrownBy(() -> {
+                    try (Socket s = new Socket(server.getHost(), server.getPort())) {
+                        s.getInputStream();
+                    }
+                })
+                .as("the cluster's API server is closed")
+                .isInstanceOf(IOException.class);
     }
 
     @Test

@@ -51,6 +51,23 @@ class DeployManifestsTest {
     }
 
     @Test
+    void everyAlertHasItsRunbookInTheOperationsGuide() {
+        String guide = DeployFiles.read(DeployFiles.OPERATIONS);
+        JsonNode rule = DeployFiles.document(MONITORING.resolve("prometheusrule.yaml"), "PrometheusRule");
+        List<String> alerts = new ArrayList<>();
+        for (JsonNode group : rule.path("spec").path("groups")) {
+            for (JsonNode r : group.path("rules")) {
+                String alert = r.path("alert").asString();
+                alerts.add(alert);
+                assertThat(guide).as("a runbook section for " + alert).contains("\n### " + alert + "\n");
+                assertThat(r.path("annotations").path("runbook").asString())
+                        .endsWith("docs/operations.md#" + alert.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        assertThat(alerts).hasSizeGreaterThanOrEqualTo(5);
+    }
+
+    @Test
     void theBindingsGrantBothRolesToTheServiceAccount() {
         JsonNode sa = DeployFiles.document(DEPLOY.resolve("20-serviceaccount.yaml"), "ServiceAccount");
         assertThat(sa.path("metadata").path("name").asString()).isEqualTo(NAME);

@@ -17,6 +17,7 @@ import io.kubeloop.controller.Request;
 import io.kubeloop.controller.Result;
 import io.kubeloop.demo.PodGuardian;
 import io.kubeloop.demo.PodSet;
+import io.kubeloop.model.selector.FieldSelector;
 import io.kubeloop.model.selector.LabelSelector;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -101,12 +102,20 @@ final class PodSetReconciler implements Reconciler<PodSet> {
                         Pod.class,
                         request.namespace(),
                         LabelSelector.equalTo(Map.of(PodSet.NAME_LABEL, request.name())),
-                        io.kubeloop.model.selector.FieldSelector.everything())
+                        FieldSelector.everything())
                 .stream()
                 .filter(pod -> OwnerReferences.controllerOf(pod)
                         .map(ref -> uid.equals(ref.getUid()))
                         .orElse(false))
                 .toList();
+        for (Pod pod : owned) {
+            if (pod.getMetadata().getDeletionTimestamp() != null) {
+                // normally reported by the pod handler already; but this reconcile may have listed the cache between
+                // its update and the handler's call, and the listener must hear of a pod going before its
+                // replacement is created
+                deletionSeen(request, pod);
+            }
+        }
         List<Pod> active = owned.stream().filter(Pods::isActive).toList();
         int ready = (int) active.stream().filter(Pods::isReady).count();
         int desired = desired(podSet);

@@ -80,6 +80,8 @@ public final class DemoRun {
     static final int DEPLOYMENT_REPLICAS = 4;
     static final int NOISY_WRITERS = 8;
     static final int NOISY_WRITES = 2_000;
+    /** How much longer than planned (cluster time) a failed node stays down when its pods are not evicted yet. */
+    static final Duration EVICTION_GRACE = Duration.ofSeconds(60);
     /** Real time the noisy neighbour's writers may take at least, whatever the speed. */
     static final Duration NOISY_LIMIT = Duration.ofSeconds(15);
     /** Real time: how long setup steps and the final convergence may take. */
@@ -333,7 +335,7 @@ public final class DemoRun {
         switch (s.kind()) {
             case KILL_PODS -> fault("kill-pods", "deleted " + killPods(s.pods()));
             case NODE_STOP -> nodeStop(s);
-            case NODE_START -> nodeStart();
+            case NODE_START -> awaitEvictionThenStart();
             case NETWORK_CUT -> networkCut(s);
             case NETWORK_RESTORE -> networkRestore();
             case COMPACT -> compact();
@@ -393,6 +395,24 @@ public final class DemoRun {
                 "node-failure",
                 node + "'s kubelet stopped (" + onIt + " pods of " + POD_SET
                         + " on it): NotReady after 50 s, evicted 30 s later; back in " + Scenarios.seconds(s.span()));
+    }
+
+    /**
+     * The node's restore, once its pods were evicted: on a loaded machine the cluster's timers may run late, and a
+     * node back before its eviction would leave the story without it. Waits at most {@link #EVICTION_GRACE} of cluster
+     * time (and a second of real time) for no live pod of the PodSet to be left on the node.
+     */
+    private void awaitEvictionThenStart() throws InterruptedException {
+        String node = stoppedNode;
+        if (node == null) {
+            return;
+        }
+        boolean evicted = await(wall(EVICTION_GRACE).plusSeconds(1), () -> observer.livePods().stream()
+                .noneMatch(p -> node.equals(p.getSpec().getNodeName())));
+        if (!evicted) {
+            line("node-failure: " + node + "'s pods were not evicted in time; starting it anyway");
+        }
+        nodeStart();
     }
 
     private void nodeStart() {

@@ -100,8 +100,9 @@ final class OperatorInstance implements AutoCloseable {
     }
 
     /**
-     * A crash: the link is cut for good, then the manager is closed; it cannot release the Lease (the server is out
-     * of reach, and the operator does not release on cancel), so a standby takes over only once the Lease expired.
+     * A crash: the link is cut for good, then the manager is closed. Its elector tries to release the Lease on the
+     * way out (kubeloop's {@code releaseOnCancel} is on by default) but the server is out of reach, so the Lease stays
+     * held until it expires, as with a crashed pod; a standby takes over only then, not one retry period later.
      */
     void kill() {
         killed = true;
