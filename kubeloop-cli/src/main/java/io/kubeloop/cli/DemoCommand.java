@@ -2,6 +2,7 @@ package io.kubeloop.cli;
 
 import io.kubeloop.demo.Demo;
 import io.kubeloop.demo.DemoReport;
+import io.kubeloop.demo.internal.scenario.Scenarios;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -216,8 +217,8 @@ final class DemoCommand implements Callable<Integer> {
 
     /**
      * Checks the options that picocli's types do not: ranges, the scenario's name, the report's directory, and what
-     * the scenario needs ({@link Demo.Builder#build()} plans it: a run long enough, enough nodes). Cheap: no cluster
-     * class is loaded.
+     * the scenario needs (its plan: a run long enough at this speed, enough nodes). Cheap: no cluster class is
+     * loaded.
      *
      * @return a builder with the options (not yet the terminal), which has built once
      * @throws CommandLine.ParameterException naming the option
@@ -266,6 +267,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         try {
             builder.build();
+            // What Demo.run() refuses before it starts (too short a run for the scenario, too few nodes), asked here
+            // so that the refusal comes instead of the banner, not after it.
+            Scenarios.plan(scenario, duration, speed, nodes);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cmd, e.getMessage(), e);
         }

@@ -129,6 +129,22 @@ class DemoCommandTest {
     }
 
     @Test
+    void aRunTooShortForItsScenarioIsRefusedBeforeTheBanner() {
+        assertThat(Main.run("demo", "--scenario", "incident", "--duration", "10"))
+                .isEqualTo(2);
+        assertThat(err())
+                .contains("scenario 'incident' needs at least")
+                .contains("give a duration of at least")
+                .contains("Usage: kubeloop demo");
+        assertThat(out()).isEmpty();
+        err.reset();
+        assertThat(Main.run("demo", "--scenario", "node-failure", "--nodes", "1"))
+                .isEqualTo(2);
+        assertThat(err()).contains("scenario 'node-failure' fails a node: it needs at least 2 nodes, got 1");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
     void listsTheScenariosAsATable() {
         assertThat(Main.run("demo", "--scenario", "list")).isZero();
         String listed = out();

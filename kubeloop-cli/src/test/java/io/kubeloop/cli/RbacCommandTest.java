@@ -9,6 +9,8 @@ import io.kubeloop.demo.PodGuardian;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,7 +90,7 @@ class RbacCommandTest {
     }
 
     @Test
-    void withoutAClassPrintsWhatKubeloopRunNeeds() {
+    void withoutAClassPrintsWhatKubeloopRunNeeds() throws Exception {
         // What deploy/30-rbac.yaml is made from: kubeloop run --leader-election with its Lease in pod-guardian.
         String derived;
         try (KubernetesClient nowhere = KubernetesClient.create(
@@ -103,6 +105,9 @@ class RbacCommandTest {
                 .isZero();
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(printed).isEqualTo(derived);
+        // deploy/README.md regenerates deploy/30-rbac.yaml with exactly this command
+        Path deployed = Path.of("").toAbsolutePath().getParent().resolve("deploy/30-rbac.yaml");
+        assertThat(printed).isEqualTo(Files.readString(deployed));
         assertThat(printed)
                 .contains("kind: ClusterRole\n")
                 .contains("resources: [\"podsets/status\"]")
