@@ -268,7 +268,7 @@ class SchedulerIT {
             create(pod("p-" + i, "100m", "64Mi", p -> {}));
         }
 
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> names.stream().allMatch(n -> boundTo(n) != null || unschedulableMessage(n) != null));
         Map<String, Long> perNode = names.stream()
