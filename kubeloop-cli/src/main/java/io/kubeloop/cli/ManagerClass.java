@@ -11,6 +11,7 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -39,6 +40,21 @@ final class ManagerClass {
     /** Whether {@code --class} was given. */
     boolean given() {
         return className != null;
+    }
+
+    /**
+     * Refuses, with a usage error naming the first one, any of {@code podGuardianOptions} given together with
+     * {@code --class}: they configure pod-guardian, and a class's {@code manager()} sets up its own client and manager.
+     */
+    static void refusePodGuardianOptions(CommandLine cmd, List<String> podGuardianOptions) {
+        for (String option : podGuardianOptions) {
+            if (cmd.getParseResult().hasMatchedOption(option)) {
+                throw new CommandLine.ParameterException(
+                        cmd,
+                        option + " configures pod-guardian; with --class, the class's manager() sets up its own "
+                                + "client and manager");
+            }
+        }
     }
 
     /** Loads the class and builds its manager. */

@@ -68,14 +68,7 @@ final class RbacCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine cmd = spec.commandLine();
         if (managerClass.given()) {
-            for (String option : POD_GUARDIAN_OPTIONS) {
-                if (cmd.getParseResult().hasMatchedOption(option)) {
-                    throw new CommandLine.ParameterException(
-                            cmd,
-                            option + " configures pod-guardian; with --class, the class's manager() sets up its "
-                                    + "own manager");
-                }
-            }
+            ManagerClass.refusePodGuardianOptions(cmd, POD_GUARDIAN_OPTIONS);
             try (Manager manager = managerClass.load()) {
                 print(manager);
             }

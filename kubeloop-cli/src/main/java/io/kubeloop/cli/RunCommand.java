@@ -122,14 +122,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         CommandLine cmd = spec.commandLine();
         if (managerClass.given()) {
-            for (String option : POD_GUARDIAN_OPTIONS) {
-                if (cmd.getParseResult().hasMatchedOption(option)) {
-                    throw new CommandLine.ParameterException(
-                            cmd,
-                            option + " configures pod-guardian; with --class, the class's manager() sets up its "
-                                    + "own client and manager");
-                }
-            }
+            ManagerClass.refusePodGuardianOptions(cmd, POD_GUARDIAN_OPTIONS);
             Manager manager = managerClass.load();
             return runUntilStopped(
                     manager,
