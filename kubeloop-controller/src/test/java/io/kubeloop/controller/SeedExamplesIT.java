@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.resource.PatchOptions;
+import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.testkit.KubeloopTest;
 import io.kubeloop.testkit.TestNamespace;
 import java.io.ByteArrayOutputStream;
@@ -84,12 +86,10 @@ class SeedExamplesIT {
                                 .equals(victim.getMetadata().getUid()));
             });
 
-            replicaSets.edit(
-                    "web",
-                    rs -> { // scale down
-                        rs.getSpec().setReplicas(1);
-                        return rs;
-                    });
+            // scale down with a merge patch: the reconciler writes the ReplicaSet's status meanwhile, so an edit (a
+            // patch
+            // guarded by the resourceVersion it read) can lose that race with a 409
+            replicaSets.patch("web", PatchType.MERGE, "{\"spec\":{\"replicas\":1}}", PatchOptions.none());
             await().atMost(WAIT).until(() -> live(pods.list().items()).size() == 1);
             await().atMost(WAIT).until(() -> replicas(replicaSets.get("web").orElseThrow()) == 1);
             assertThat(live(pods.list().items()).get(0).getMetadata().getOwnerReferences())

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.kubeloop.client.KubernetesClient;
+import io.kubeloop.client.resource.PatchOptions;
+import io.kubeloop.client.resource.PatchType;
 import io.kubeloop.controller.Manager;
 import io.kubeloop.demo.PodGuardian;
 import io.kubeloop.testkit.KubeloopTest;
@@ -113,10 +115,15 @@ class ReplicaAuditIT {
                     .isNull();
 
             // the pods become ready: a new template without the annotation rolls out
-            client.resources(Deployment.class).edit("api", d -> {
-                d.getSpec().getTemplate().getMetadata().getAnnotations().clear();
-                return d;
-            });
+            // (a merge patch: the deployment controller writes the Deployment's status meanwhile, and an edit guarded
+            // by
+            // the resourceVersion it read could lose that race with a 409)
+            client.resources(Deployment.class)
+                    .patch(
+                            "api",
+                            PatchType.MERGE,
+                            "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":null}}}}",
+                            PatchOptions.none());
 
             await().atMost(Duration.ofSeconds(20)).until(() -> unready.value() == 0.0);
             assertThat(warnings.count()).as("once per episode").isEqualTo(1.0);
