@@ -121,8 +121,36 @@ class ReportRendererTest {
         assertThat(text).containsPattern("reconcile_duration_seconds_sum\\{controller=\"pod-guardian\"}\\s+0\\.413");
         assertThat(text).containsPattern("reflector_relists_total\\{reason=\"expired\"}\\s+3\n");
         assertThat(text).contains("summed over its 2 informers");
+        assertThat(text).contains("api_request_failures: none recorded"); // no such series: no failure
         assertThat(text).contains("How to read it: t0 the pod gone");
         assertThat(lines).hasSizeBetween(30, 70).allSatisfy(l -> assertThat(l).doesNotEndWith(" "));
+    }
+
+    @Test
+    void apiRequestFailuresAreSummedOverTheInformersWhenThereAreSome() {
+        Map<String, Double> metrics = new LinkedHashMap<>(metrics());
+        metrics.put("api_request_failures{name=\"pods\",verb=\"list\"}", 2.0);
+        metrics.put("api_request_failures{name=\"podsets\",verb=\"list\"}", 1.0);
+        DemoReport r = report(true, "");
+        String text = new DemoReport(
+                        r.scenario(),
+                        r.seed(),
+                        r.speed(),
+                        r.nodes(),
+                        r.replicas(),
+                        r.wallTime(),
+                        r.faults(),
+                        r.incidents(),
+                        r.stages(),
+                        r.reconcileErrors(),
+                        r.retries(),
+                        r.cacheDrift(),
+                        metrics,
+                        r.passed(),
+                        r.reason())
+                .toText();
+        assertThat(text).containsPattern("api_request_failures\\{verb=\"list\"}\\s+3\n");
+        assertThat(text).doesNotContain("none recorded");
     }
 
     @Test

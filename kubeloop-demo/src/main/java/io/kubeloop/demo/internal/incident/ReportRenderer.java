@@ -269,6 +269,11 @@ public final class ReportRenderer {
         TextTable table = new TextTable("lr");
         lines.forEach((name, value) -> table.row(name, number(value)));
         table.appendTo(out);
+        if (lines.keySet().stream().noneMatch(k -> SeedMetrics.family(k).equals("api_request_failures"))) {
+            // a reflector registers the series at its first failed list or watch: absent means none failed
+            out.append(
+                    "  api_request_failures: none recorded (the series appears with the first failed list or watch)\n");
+        }
     }
 
     private static boolean informerFamily(String family) {
