@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code kubeloop demo}: the 3 a.m. incident of seed 000, end to end, on one machine. Starts an embedded cluster
@@ -82,7 +83,7 @@ public final class Demo {
     /** Builds a {@link Demo}; the defaults are {@code kubeloop demo}'s. */
     public static final class Builder {
         private Duration duration = Duration.ofSeconds(60);
-        private long seed = System.nanoTime();
+        private long seed = ThreadLocalRandom.current().nextLong(); // a seed, not a time: the report prints it
         private double speed = 10;
         private int replicas = 20;
         private int nodes = 3;
