@@ -4,43 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kubeloop.demo.Demo;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code kubeloop demo}'s options: what it accepts, and the errors that name what was wrong before any cluster. */
 class DemoCommandTest {
 
-    private final PrintStream originalOut = System.out;
-    private final PrintStream originalErr = System.err;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    @BeforeEach
-    void capture() {
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StandardStreams streams = new StandardStreams();
 
     private String out() {
-        return out.toString(StandardCharsets.UTF_8);
+        return streams.out();
     }
 
     private String err() {
-        return err.toString(StandardCharsets.UTF_8);
+        return streams.err();
     }
 
     /** The command with {@code args} parsed, not run. */
@@ -104,16 +86,16 @@ class DemoCommandTest {
     void badNumbersAreUsageErrorsNamingTheOption() {
         assertThat(Main.run("demo", "--speed", "0")).isEqualTo(2);
         assertThat(err()).contains("--speed must be a positive number, was 0.0");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--speed", "fast")).isEqualTo(2);
         assertThat(err()).contains("--speed").contains("'fast'");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--replicas", "0")).isEqualTo(2);
         assertThat(err()).contains("--replicas must be at least 1, was 0");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--nodes", "-1")).isEqualTo(2);
         assertThat(err()).contains("--nodes must be at least 1, was -1");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--seed", "lucky")).isEqualTo(2);
         assertThat(err()).contains("--seed").contains("'lucky'");
         assertThat(out()).doesNotContain("kubeloop demo: scenario");
@@ -137,7 +119,7 @@ class DemoCommandTest {
                 .contains("give a duration of at least")
                 .contains("Usage: kubeloop demo");
         assertThat(out()).isEmpty();
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--scenario", "node-failure", "--nodes", "1"))
                 .isEqualTo(2);
         assertThat(err()).contains("scenario 'node-failure' fails a node: it needs at least 2 nodes, got 1");
@@ -170,7 +152,7 @@ class DemoCommandTest {
         assertThat(err())
                 .contains("--report " + missing + ": the directory " + missing.getParent() + " does not exist");
         assertThat(out()).doesNotContain("kubeloop demo: scenario");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("demo", "--report", tmp.toString())).isEqualTo(2);
         assertThat(err()).contains("--report " + tmp + " is a directory, not a file");
     }

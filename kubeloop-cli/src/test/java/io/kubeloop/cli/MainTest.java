@@ -3,37 +3,19 @@ package io.kubeloop.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.testsupport.GitHead;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MainTest {
 
-    private final PrintStream originalOut = System.out;
-    private final PrintStream originalErr = System.err;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    @BeforeEach
-    void capture() {
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StandardStreams streams = new StandardStreams();
 
     @Test
     void versionPrintsTheProjectVersionAndTheRuntime() {
         assertThat(Main.run("version")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8))
+        assertThat(streams.out())
                 .startsWith("kubeloop 0.")
                 .doesNotContain("${project.version}")
                 .contains("Java " + Runtime.version().feature());
@@ -44,7 +26,7 @@ class MainTest {
         // What git says of this checkout now; the build ran in the same checkout moments ago.
         String head = GitHead.of(Path.of("").toAbsolutePath().getParent());
         assertThat(Main.run("version")).isZero();
-        String printed = out.toString(StandardCharsets.UTF_8);
+        String printed = streams.out();
         assertThat(printed).doesNotContain("${");
         if (head == null) {
             assertThat(printed).contains("(commit unknown;");
@@ -56,21 +38,19 @@ class MainTest {
     @Test
     void versionFlagMatchesVersionCommand() {
         assertThat(Main.run("--version")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8).strip()).isEqualTo(VersionCommand.describe());
+        assertThat(streams.out().strip()).isEqualTo(VersionCommand.describe());
     }
 
     @Test
     void helpListsTheCommands() {
         assertThat(Main.run("--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8))
-                .contains("Usage: kubeloop")
-                .contains("version");
+        assertThat(streams.out()).contains("Usage: kubeloop").contains("version");
     }
 
     @Test
     void helpListsEveryCommandDemoFirst() {
         assertThat(Main.run("help")).isZero();
-        String help = out.toString(StandardCharsets.UTF_8);
+        String help = streams.out();
         assertThat(help).contains("Commands:");
         String commands = help.substring(help.indexOf("Commands:"));
         assertThat(commands.lines().map(String::strip).map(l -> l.split(" ")[0]))
@@ -95,14 +75,12 @@ class MainTest {
         assertThat(Main.commandLine("help", "demo").getSubcommands()).hasSize(11);
         assertThat(Main.commandLine("frobnicate").getSubcommands()).hasSize(11);
         assertThat(Main.run("demo", "--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("Usage: kubeloop demo");
+        assertThat(streams.out()).startsWith("Usage: kubeloop demo");
     }
 
     @Test
     void unknownCommandFailsWithAClearMessage() {
         assertThat(Main.run("frobnicate")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8))
-                .contains("Unmatched argument")
-                .contains("frobnicate");
+        assertThat(streams.err()).contains("Unmatched argument").contains("frobnicate");
     }
 }

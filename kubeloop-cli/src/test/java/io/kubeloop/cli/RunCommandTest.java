@@ -3,15 +3,11 @@ package io.kubeloop.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubeloop.client.config.ClientConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code kubeloop run}'s options and the errors it gives before it reaches a cluster. */
@@ -19,25 +15,11 @@ class RunCommandTest {
 
     private static final String TOKEN = "s3cr3t-t0ken-never-printed";
 
-    private final PrintStream originalOut = System.out;
-    private final PrintStream originalErr = System.err;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    @BeforeEach
-    void capture() {
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StandardStreams streams = new StandardStreams();
 
     private String err() {
-        return err.toString(StandardCharsets.UTF_8);
+        return streams.err();
     }
 
     @Test
@@ -56,7 +38,7 @@ class RunCommandTest {
                 .contains("kubeloop: kubeconfig " + notYaml + " is not valid YAML")
                 .doesNotContain(TOKEN);
 
-        err.reset();
+        streams.reset();
         Path noServer = tmp.resolve("no-server.yaml");
         Files.writeString(noServer, """
                 apiVersion: v1
@@ -75,11 +57,11 @@ class RunCommandTest {
         assertThat(Main.run("run", "--kubeconfig", noServer.toString())).isEqualTo(1);
         assertThat(err()).contains("kubeloop: ").contains("server is not set").doesNotContain(TOKEN);
 
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--kubeconfig", noServer.toString(), "--context", "other"))
                 .isEqualTo(1);
         assertThat(err()).contains("context \"other\" not found").doesNotContain(TOKEN);
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(streams.out()).isEmpty();
     }
 
     @Test
@@ -87,11 +69,11 @@ class RunCommandTest {
         assertThat(Main.run("run", "--class", SampleOperator.class.getName(), "--namespace", "x"))
                 .isEqualTo(2);
         assertThat(err()).contains("--namespace configures pod-guardian; with --class");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--class", SampleOperator.class.getName(), "--leader-election"))
                 .isEqualTo(2);
         assertThat(err()).contains("--leader-election configures pod-guardian");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--class-path", ".")).isEqualTo(2);
         assertThat(err()).contains("--class-path needs --class");
     }
@@ -100,13 +82,13 @@ class RunCommandTest {
     void badPortsAndAddressesAreUsageErrors() {
         assertThat(Main.run("run", "--metrics-port", "70000")).isEqualTo(2);
         assertThat(err()).contains("--metrics-port must be a port (0 for any free one, -1 for none), was 70000");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--health-port", "-2")).isEqualTo(2);
         assertThat(err()).contains("--health-port must be a port");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--bind-address", "[::1")).isEqualTo(2);
         assertThat(err()).contains("--bind-address: unknown host [::1");
-        err.reset();
+        streams.reset();
         assertThat(Main.run("run", "--lease-namespace", "ops")).isEqualTo(2);
         assertThat(err()).contains("--lease-namespace needs --leader-election");
     }
