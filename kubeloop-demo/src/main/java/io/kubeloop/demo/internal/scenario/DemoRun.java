@@ -750,15 +750,15 @@ public final class DemoRun {
         OperatorInstance watched =
                 leader != null ? leader : alive().stream().findFirst().orElse(null);
         if (leader != null) {
-            depth = (int) Math.round(
-                    Meters.gauge(leader.manager().meterRegistry(), "workqueue.depth", "name", PodGuardian.CONTROLLER));
+            depth = (int) Math.round(SeedMetrics.sum(
+                    leader.manager().meterRegistry(), "workqueue.depth", "name", PodGuardian.CONTROLLER));
         }
         if (watched != null) {
             informer = informerState(watched);
         }
         double total = 0;
         for (OperatorInstance i : instances) {
-            total += Meters.counter(
+            total += SeedMetrics.sum(
                     i.manager().meterRegistry(), "controller.runtime.reconcile", "controller", PodGuardian.CONTROLLER);
         }
         double rate = 0;
